@@ -1,0 +1,19 @@
+package io.adaptivecache;
+
+/**
+ * The server received the command and answered with an error, for example incrementing a
+ * value that is not a number, or running out of memory. The message carries the server's words.
+ */
+public class CacheServerException extends CacheException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * Creates an exception.
+     * @param message the server's error
+     * @param cause the client library's exception
+     */
+    public CacheServerException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

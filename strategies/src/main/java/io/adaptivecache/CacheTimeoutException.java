@@ -1,0 +1,27 @@
+package io.adaptivecache;
+
+/**
+ * A command did not complete within its timeout, or no connection could be had within the
+ * pool's maximum wait. Whether the command took effect on the server is unknown.
+ */
+public class CacheTimeoutException extends CacheException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * Creates an exception.
+     * @param message what timed out and after how long
+     */
+    public CacheTimeoutException(String message) {
+        super(message);
+    }
+
+    /**
+     * Creates an exception with a cause.
+     * @param message what timed out and after how long
+     * @param cause the client library's exception
+     */
+    public CacheTimeoutException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

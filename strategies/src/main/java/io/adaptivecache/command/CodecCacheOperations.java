@@ -1,0 +1,111 @@
+package io.adaptivecache.command;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+import io.adaptivecache.CacheOperations;
+import io.adaptivecache.CasResult;
+import io.adaptivecache.CasToken;
+import io.adaptivecache.CasValue;
+import io.adaptivecache.InvalidCacheInputException;
+import io.adaptivecache.ValueCodec;
+
+/** A typed view of a template: encodes before the call, decodes after it. */
+final class CodecCacheOperations<T> extends AbstractCacheOperations<T> {
+
+    private final DefaultCacheTemplate<?> template;
+    private final ValueCodec<T> codec;
+
+    CodecCacheOperations(DefaultCacheTemplate<?> template, ValueCodec<T> codec) {
+        this.template = template;
+        this.codec = Objects.requireNonNull(codec, "codec");
+    }
+
+    @Override
+    long awaitNanos() {
+        return template.awaitNanos();
+    }
+
+    private byte[] encode(T value) {
+        if (value == null) {
+            throw new InvalidCacheInputException("A cache value must not be null; use delete to remove a key");
+        }
+        byte[] bytes = codec.encode(value);
+        if (bytes == null) {
+            throw new InvalidCacheInputException(codec + " encoded a value as null");
+        }
+        return bytes;
+    }
+
+    private T decode(byte[] bytes) {
+        return bytes == null ? null : codec.decode(bytes);
+    }
+
+    @Override
+    public CompletableFuture<T> getAsync(String key) {
+        return template.getAsync(key).thenApply(this::decode);
+    }
+
+    @Override
+    public CompletableFuture<Map<String, T>> getAllAsync(Collection<String> keys) {
+        return template.getAllAsync(keys).thenApply(raw -> {
+            Map<String, T> decoded = new LinkedHashMap<>(raw.size() * 2);
+            raw.forEach((key, bytes) -> decoded.put(key, codec.decode(bytes)));
+            return decoded;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> setAsync(String key, T value, Duration ttl) {
+        return template.setAsync(key, encode(value), ttl);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> addAsync(String key, T value, Duration ttl) {
+        return template.addAsync(key, encode(value), ttl);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> replaceAsync(String key, T value, Duration ttl) {
+        return template.replaceAsync(key, encode(value), ttl);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> deleteAsync(String key) {
+        return template.deleteAsync(key);
+    }
+
+    @Override
+    public CompletableFuture<CasValue<T>> getsAsync(String key) {
+        return template.getsAsync(key).thenApply(raw -> raw == null ? null : raw.withValue(codec.decode(raw.value())));
+    }
+
+    @Override
+    public CompletableFuture<CasResult> casAsync(String key, CasToken token, T value, Duration ttl) {
+        return template.casAsync(key, token, encode(value), ttl);
+    }
+
+    @Override
+    public CompletableFuture<Long> incrAsync(String key, long delta) {
+        return template.incrAsync(key, delta);
+    }
+
+    @Override
+    public CompletableFuture<Long> decrAsync(String key, long delta) {
+        return template.decrAsync(key, delta);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
+        return template.touchAsync(key, ttl);
+    }
+
+    @Override
+    public String toString() {
+        return template.name() + " with " + codec;
+    }
+}

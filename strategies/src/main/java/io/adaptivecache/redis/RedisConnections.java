@@ -1,0 +1,61 @@
+package io.adaptivecache.redis;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.strategy.ConnectionFactory;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+
+/**
+ * Opens Lettuce connections with String keys and {@code byte[]} values, all from one
+ * {@link RedisClient} and so on one set of client resources.
+ */
+public final class RedisConnections implements ConnectionFactory<StatefulRedisConnection<String, byte[]>> {
+
+    private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+
+    private final RedisClient client;
+    private final RedisURI uri;
+    private final String description;
+
+    /**
+     * Creates a factory.
+     * @param client the client whose options and resources every connection shares
+     * @param uri where to connect
+     */
+    public RedisConnections(RedisClient client, RedisURI uri) {
+        this.client = client;
+        this.uri = uri;
+        this.description = (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort()
+                + (uri.getDatabase() != 0 ? "/" + uri.getDatabase() : "");
+    }
+
+    @Override
+    public StatefulRedisConnection<String, byte[]> open() {
+        try {
+            return client.connect(CODEC, uri);
+        }
+        catch (RedisException ex) {
+            throw new CacheConnectionException("Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public boolean isUsable(StatefulRedisConnection<String, byte[]> connection) {
+        return connection.isOpen();
+    }
+
+    @Override
+    public void close(StatefulRedisConnection<String, byte[]> connection) {
+        connection.close();
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+}

@@ -1,0 +1,44 @@
+package io.adaptivecache.redis;
+
+import java.io.IOException;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CacheException;
+import io.adaptivecache.CacheServerException;
+import io.adaptivecache.CacheTimeoutException;
+import io.adaptivecache.strategy.ExceptionTranslator;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+
+/** Reads Lettuce's exceptions as timeout, connection or server failures. */
+final class RedisExceptionTranslator implements ExceptionTranslator {
+
+    private final String address;
+
+    RedisExceptionTranslator(String address) {
+        this.address = address;
+    }
+
+    @Override
+    public CacheException translate(Throwable failure) {
+        String detail = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
+        if (failure instanceof RedisCommandTimeoutException) {
+            return new CacheTimeoutException("Redis at " + address + " did not answer in time: " + detail, failure);
+        }
+        if (failure instanceof RedisCommandExecutionException) {
+            return new CacheServerException("Redis at " + address + " answered with an error: " + detail, failure);
+        }
+        if (failure instanceof RedisConnectionException || failure instanceof IOException
+                || (failure instanceof RedisException && isAboutConnection(detail))) {
+            return new CacheConnectionException("Redis at " + address + " is unreachable: " + detail, failure);
+        }
+        return new CacheException("Redis call to " + address + " failed: " + detail, failure);
+    }
+
+    private static boolean isAboutConnection(String detail) {
+        String lower = detail.toLowerCase(java.util.Locale.ROOT);
+        return lower.contains("connection") || lower.contains("not connected") || lower.contains("disconnected");
+    }
+}

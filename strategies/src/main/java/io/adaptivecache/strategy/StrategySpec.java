@@ -1,0 +1,121 @@
+package io.adaptivecache.strategy;
+
+import java.util.Objects;
+
+/**
+ * What strategy to build: immutable, cheap to compare, and printable for logs and the
+ * Actuator endpoint.
+ */
+public final class StrategySpec {
+
+    private final StrategyType type;
+    private final int connections;
+    private final SelectorType selector;
+    private final PoolSettings pool;
+
+    private StrategySpec(StrategyType type, int connections, SelectorType selector, PoolSettings pool) {
+        this.type = type;
+        this.connections = connections;
+        this.selector = selector;
+        this.pool = pool;
+    }
+
+    /**
+     * One shared connection.
+     * @return the spec
+     */
+    public static StrategySpec single() {
+        return new StrategySpec(StrategyType.SINGLE, 1, SelectorType.ROUND_ROBIN, null);
+    }
+
+    /**
+     * One shared connection per available processor, picked round-robin.
+     * @return the spec
+     */
+    public static StrategySpec multi() {
+        return multi(Runtime.getRuntime().availableProcessors(), SelectorType.ROUND_ROBIN);
+    }
+
+    /**
+     * N shared connections.
+     * @param connections N, at least 1 (1 behaves as {@link #single()} but keeps the MULTI name)
+     * @param selector how a call picks its connection
+     * @return the spec
+     */
+    public static StrategySpec multi(int connections, SelectorType selector) {
+        if (connections < 1) {
+            throw new IllegalArgumentException("A MULTI strategy needs at least 1 connection, was " + connections);
+        }
+        return new StrategySpec(StrategyType.MULTI, connections, Objects.requireNonNull(selector, "selector"), null);
+    }
+
+    /**
+     * A pool of connections, each used by one caller at a time.
+     * @param pool the pool's bounds
+     * @return the spec
+     */
+    public static StrategySpec pooled(PoolSettings pool) {
+        return new StrategySpec(StrategyType.POOLED, pool.maxTotal(), null, Objects.requireNonNull(pool, "pool"));
+    }
+
+    /**
+     * The kind of strategy.
+     * @return the type
+     */
+    public StrategyType type() {
+        return type;
+    }
+
+    /**
+     * The most connections the strategy opens: N for SHARED, max-total for POOLED.
+     * @return the bound
+     */
+    public int connections() {
+        return connections;
+    }
+
+    /**
+     * The selector of a SHARED strategy.
+     * @return the selector type
+     * @throws IllegalStateException for POOLED
+     */
+    public SelectorType selector() {
+        if (selector == null) {
+            throw new IllegalStateException("A POOLED strategy has no selector");
+        }
+        return selector;
+    }
+
+    /**
+     * The bounds of a POOLED strategy.
+     * @return the pool settings
+     * @throws IllegalStateException for SHARED strategies
+     */
+    public PoolSettings pool() {
+        if (pool == null) {
+            throw new IllegalStateException("A " + type + " strategy has no pool");
+        }
+        return pool;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof StrategySpec spec && spec.type == type && spec.connections == connections
+                && spec.selector == selector && Objects.equals(spec.pool, pool);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(type, connections, selector, pool);
+    }
+
+    @Override
+    public String toString() {
+        return switch (type) {
+            case SINGLE -> "SINGLE";
+            case MULTI -> "MULTI(" + connections + ", " + selector + ")";
+            case POOLED -> "POOLED(max-total=" + pool.maxTotal() + ", max-idle=" + pool.maxIdle() + ", min-idle="
+                    + pool.minIdle() + ", max-wait=" + pool.maxWait().toMillis() + "ms)";
+        };
+    }
+}

@@ -1,0 +1,255 @@
+package io.adaptivecache.strategy;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CacheException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds a template's live {@link ConnectionStrategy} and replaces it at runtime without
+ * failing a call.
+ *
+ * <p>A switch opens the new strategy warm, publishes it in one volatile write, then retires
+ * the old one: calls that already hold a lease on it finish there (a lease is released when
+ * the command's result arrives), calls that race with the switch see the retirement and take
+ * the new strategy instead. The old strategy is closed when its last lease is released, or when
+ * the drain timeout passes, whichever comes first; set the drain timeout above the command
+ * timeout so that the first always wins.
+ *
+ * <p>This class is the mechanism only; deciding <em>when</em> to switch belongs to the caller
+ * (an operator, or the adaptive controller).
+ *
+ * @param <C> the native connection type
+ */
+public final class SwappableConnectionStrategy<C> implements AutoCloseable {
+
+    private static final Logger logger = LoggerFactory.getLogger(SwappableConnectionStrategy.class);
+
+    private final ConnectionCounter<C> factory;
+    private final ExceptionTranslator translator;
+    private final Duration drainTimeout;
+    private final ReentrantLock switchLock = new ReentrantLock();
+    private volatile ConnectionStrategy<C> active;
+    private volatile boolean closed;
+
+    /**
+     * Creates an instance that is not started yet.
+     * @param factory the backend's connections
+     * @param translator turns the backend's exceptions into cache exceptions
+     * @param drainTimeout longest wait for a retired strategy's calls to finish before closing it
+     */
+    public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
+            Duration drainTimeout) {
+        this.factory = new ConnectionCounter<>(Objects.requireNonNull(factory, "factory"));
+        this.translator = Objects.requireNonNull(translator, "translator");
+        this.drainTimeout = Objects.requireNonNull(drainTimeout, "drainTimeout");
+    }
+
+    /**
+     * Opens the first strategy.
+     * @param spec what to open
+     * @throws IllegalStateException if already started or closed
+     */
+    public void start(StrategySpec spec) {
+        switchLock.lock();
+        try {
+            if (closed || active != null) {
+                throw new IllegalStateException(closed ? "Already closed" : "Already started with " + active.spec());
+            }
+            active = ConnectionStrategy.open(spec, factory);
+            logger.debug("Opened {} to {}", spec, factory.describe());
+        }
+        finally {
+            switchLock.unlock();
+        }
+    }
+
+    /**
+     * Whether started and not closed.
+     * @return {@code true} if calls are served
+     */
+    public boolean isRunning() {
+        return active != null && !closed;
+    }
+
+    /**
+     * Runs one command on a leased connection and releases the lease when the command's result
+     * arrives. Failures, including a pool that has no free connection, complete the returned
+     * future exceptionally with a {@link CacheException}.
+     * @param command issues the command on the connection; must not block
+     * @param <T> the result type
+     * @return the command's result
+     */
+    public <T> CompletableFuture<T> execute(Function<? super C, ? extends CompletionStage<T>> command) {
+        ConnectionLease<C> lease;
+        try {
+            lease = acquire();
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(translate(ex));
+        }
+        CompletionStage<T> stage;
+        try {
+            stage = command.apply(lease.connection());
+        }
+        catch (RuntimeException | Error ex) {
+            lease.release();
+            return CompletableFuture.failedFuture(translate(ex));
+        }
+        return stage.toCompletableFuture().handle((result, failure) -> {
+            lease.release();
+            if (failure != null) {
+                throw translate(failure);
+            }
+            return result;
+        });
+    }
+
+    private ConnectionLease<C> acquire() {
+        for (;;) {
+            ConnectionStrategy<C> strategy = active;
+            if (strategy == null || closed) {
+                throw new CacheConnectionException(strategy == null ? "The cache template to " + factory.describe()
+                        + " has not been started" : "The cache template to " + factory.describe() + " is closed");
+            }
+            ConnectionLease<C> lease = strategy.tryAcquire();
+            if (lease != null) {
+                return lease;
+            }
+            // Retired under us: its successor was published before the retirement, so the next read sees it.
+            Thread.onSpinWait();
+        }
+    }
+
+    private CacheException translate(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause instanceof CacheException cacheException ? cacheException : translator.translate(cause);
+    }
+
+    /**
+     * Replaces the live strategy: opens the new one warm, swaps it in, waits for the old one's
+     * calls to finish (at most the drain timeout) and closes it. Blocks the calling thread for
+     * that time; switches are serialized. If the new strategy cannot be opened, the old one
+     * stays live and the exception is thrown.
+     * @param spec the strategy to switch to
+     * @return what the switch did; {@link SwitchReport#changed()} is {@code false} if {@code spec} was already live
+     */
+    public SwitchReport switchTo(StrategySpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        switchLock.lock();
+        try {
+            ConnectionStrategy<C> old = active;
+            if (old == null || closed) {
+                throw new IllegalStateException("Cannot switch: " + (closed ? "closed" : "not started"));
+            }
+            if (old.spec().equals(spec)) {
+                return new SwitchReport(spec, spec, Duration.ZERO, Duration.ZERO, true);
+            }
+            long started = System.nanoTime();
+            ConnectionStrategy<C> fresh = ConnectionStrategy.open(spec, factory);
+            long warmed = System.nanoTime();
+            active = fresh;
+            boolean clean = drainAndClose(old);
+            long drained = System.nanoTime();
+            logger.info("Switched {} from {} to {} (warm-up {} ms, drain {} ms{})", factory.describe(), old.spec(), spec,
+                    TimeUnit.NANOSECONDS.toMillis(warmed - started), TimeUnit.NANOSECONDS.toMillis(drained - warmed),
+                    clean ? "" : ", drain timed out");
+            return new SwitchReport(old.spec(), spec, Duration.ofNanos(warmed - started), Duration.ofNanos(drained - warmed),
+                    clean);
+        }
+        finally {
+            switchLock.unlock();
+        }
+    }
+
+    private boolean drainAndClose(ConnectionStrategy<C> retiring) {
+        boolean clean = true;
+        try {
+            retiring.retire().get(drainTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        catch (TimeoutException ex) {
+            clean = false;
+            logger.warn("{} still had {} calls in flight after the drain timeout of {} ms; closing it anyway",
+                    retiring.spec(), retiring.inFlight(), drainTimeout.toMillis());
+        }
+        catch (InterruptedException ex) {
+            clean = false;
+            Thread.currentThread().interrupt();
+        }
+        catch (ExecutionException ex) {
+            throw new IllegalStateException("Drain cannot fail", ex);
+        }
+        retiring.close();
+        return clean;
+    }
+
+    /**
+     * The spec of the live strategy.
+     * @return the spec
+     * @throws IllegalStateException if not started
+     */
+    public StrategySpec activeSpec() {
+        return current().spec();
+    }
+
+    /**
+     * The live strategy's figures.
+     * @return the figures
+     * @throws IllegalStateException if not started
+     */
+    public StrategyStats stats() {
+        return current().stats();
+    }
+
+    /**
+     * Connections open right now across the live strategy and any that is still draining.
+     * @return the count
+     */
+    public int openConnections() {
+        return factory.openCount();
+    }
+
+    private ConnectionStrategy<C> current() {
+        ConnectionStrategy<C> strategy = active;
+        if (strategy == null) {
+            throw new IllegalStateException("Not started");
+        }
+        return strategy;
+    }
+
+    /**
+     * Stops accepting calls, waits up to the drain timeout for calls in flight, and closes
+     * every connection. Idempotent.
+     */
+    @Override
+    public void close() {
+        switchLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            ConnectionStrategy<C> last = active;
+            if (last != null) {
+                drainAndClose(last);
+            }
+        }
+        finally {
+            switchLock.unlock();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.adaptivecache.testservers;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A {@code redis-server} process on a free loopback port, with no persistence. Set
+ * {@code ADAPTIVE_CACHE_TEST_REDIS=127.0.0.1:PORT} to use a running server instead.
+ */
+public final class RedisServer extends ServerProcess {
+
+    /** Creates a server that is not started yet. */
+    public RedisServer() {
+        super("redis-server", "sudo apt-get install -y redis-server (Debian/Ubuntu) or brew install redis (macOS)",
+                "ADAPTIVE_CACHE_TEST_REDIS");
+    }
+
+    @Override
+    protected List<String> arguments(int port) {
+        return List.of("--bind", HOST, "--port", Integer.toString(port), "--save", "", "--appendonly", "no",
+                "--daemonize", "no", "--protected-mode", "yes", "--loglevel", "warning");
+    }
+
+    @Override
+    protected boolean answers() throws IOException {
+        return exchange("PING\r\n", reply -> reply.endsWith("\r\n")).startsWith("+PONG");
+    }
+
+    /** The server's {@code connected_clients}, read over a fresh socket (which it counts itself). */
+    public int connectedClients() {
+        return Integer.parseInt(info("clients", "connected_clients")) - 1;
+    }
+
+    /** One field of {@code INFO section}. */
+    public String info(String section, String field) {
+        try {
+            String reply = exchange("INFO " + section + "\r\n", ServerProcess::isCompleteBulkReply);
+            for (String line : reply.split("\r\n")) {
+                if (line.startsWith(field + ":")) {
+                    return line.substring(field.length() + 1).trim();
+                }
+            }
+            throw new IllegalStateException("No " + field + " in INFO " + section + ": " + reply);
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Cannot read INFO from " + address(), ex);
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package io.adaptivecache.testservers;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A server process that a test owns: started on a free loopback port, checked until it
+ * answers, and stopped by its own pid. It never touches a server it did not start, except
+ * when an environment variable names an existing one explicitly.
+ */
+public abstract class ServerProcess implements AutoCloseable {
+
+    /** The loopback address every test server binds to. */
+    public static final String HOST = "127.0.0.1";
+
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(20);
+
+    private final String binary;
+    private final String installHint;
+    private final String externalAddressVariable;
+    private Process process;
+    private int port;
+    private boolean external;
+    private Path logFile;
+
+    protected ServerProcess(String binary, String installHint, String externalAddressVariable) {
+        this.binary = binary;
+        this.installHint = installHint;
+        this.externalAddressVariable = externalAddressVariable;
+    }
+
+    /** Starts the server (or attaches to the one named by the environment) and waits until it answers. */
+    public synchronized void start() {
+        if (process != null || external) {
+            return;
+        }
+        String externalAddress = System.getenv(externalAddressVariable);
+        if (externalAddress != null && !externalAddress.isBlank()) {
+            String[] hostPort = externalAddress.trim().split(":");
+            this.port = Integer.parseInt(hostPort[hostPort.length - 1]);
+            this.external = true;
+            waitUntilAnswering();
+            return;
+        }
+        String executable = findOnPath(binary);
+        if (executable == null) {
+            throw new IllegalStateException(binary + " was not found on PATH; tests need a real server. Install it with: "
+                    + installHint + " (or set " + externalAddressVariable + "=127.0.0.1:PORT to use a running one)");
+        }
+        IllegalStateException lastFailure = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            this.port = freeLoopbackPort();
+            try {
+                launch(executable);
+                waitUntilAnswering();
+                return;
+            }
+            catch (RuntimeException ex) {
+                lastFailure = new IllegalStateException(binary + " did not start on port " + port + "; log: " + logTail(), ex);
+                destroyProcess();
+            }
+        }
+        throw lastFailure;
+    }
+
+    /** Starts the server again on the same port after {@link #kill()} or {@link #stop()}. */
+    public synchronized void restart() {
+        if (external) {
+            throw new IllegalStateException("Cannot restart an external server");
+        }
+        destroyProcess();
+        launch(findOnPath(binary));
+        waitUntilAnswering();
+    }
+
+    private void launch(String executable) {
+        try {
+            if (logFile == null) {
+                logFile = Files.createTempFile(binary + "-", ".log");
+                logFile.toFile().deleteOnExit();
+            }
+            List<String> command = new ArrayList<>();
+            command.add(executable);
+            command.addAll(arguments(port));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            this.process = builder.start();
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Cannot start " + executable, ex);
+        }
+    }
+
+    private void waitUntilAnswering() {
+        await("%s on %s:%d to answer".formatted(binary, HOST, port)).atMost(STARTUP_TIMEOUT)
+                .pollInterval(Duration.ofMillis(20)).ignoreExceptions().until(() -> {
+                    if (process != null && !process.isAlive()) {
+                        throw new IllegalStateException(binary + " exited with " + process.exitValue());
+                    }
+                    return answers();
+                });
+    }
+
+    /** The server-specific arguments that bind it to {@link #HOST} and the given port. */
+    protected abstract List<String> arguments(int port);
+
+    /** Whether the server answers its protocol's liveness command right now. */
+    protected abstract boolean answers() throws IOException;
+
+    /** The port the server listens on. */
+    public int port() {
+        return port;
+    }
+
+    /** The address as {@code host:port}. */
+    public String address() {
+        return HOST + ":" + port;
+    }
+
+    /** The operating-system pid of the process this object started. */
+    public long pid() {
+        if (process == null) {
+            throw new IllegalStateException("No process was started by this test (external server?)");
+        }
+        return process.pid();
+    }
+
+    /** Kills the process with SIGKILL and waits until it is gone. */
+    public synchronized void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            waitFor(process);
+        }
+    }
+
+    /** Stops the process gracefully (SIGTERM), then forcibly if it does not exit in time. */
+    public synchronized void stop() {
+        destroyProcess();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void destroyProcess() {
+        Process running = this.process;
+        this.process = null;
+        if (running == null) {
+            return;
+        }
+        running.destroy();
+        try {
+            if (!running.waitFor(5, TimeUnit.SECONDS)) {
+                running.destroyForcibly();
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            running.destroyForcibly();
+        }
+        waitFor(running);
+    }
+
+    private static void waitFor(Process process) {
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Sends one request on a fresh socket and reads until {@code complete} says the reply is whole.
+     * Used for liveness and for reading server-side state (connection counts) in assertions,
+     * independently of the client under test.
+     */
+    protected String exchange(String request, java.util.function.Predicate<String> complete) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(HOST, port), 1000);
+            socket.setSoTimeout(2000);
+            OutputStream out = socket.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            StringBuilder reply = new StringBuilder();
+            byte[] buffer = new byte[8192];
+            while (!complete.test(reply.toString())) {
+                int read = in.read(buffer);
+                if (read < 0) {
+                    break;
+                }
+                reply.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+            }
+            return reply.toString();
+        }
+    }
+
+    private String logTail() {
+        try {
+            if (logFile == null) {
+                return "(none)";
+            }
+            String log = Files.readString(logFile);
+            return log.length() > 2000 ? log.substring(log.length() - 2000) : log;
+        }
+        catch (IOException ex) {
+            return "(unreadable: " + ex.getMessage() + ")";
+        }
+    }
+
+    static boolean isCompleteBulkReply(String reply) {
+        int header = reply.indexOf("\r\n");
+        if (header < 0 || reply.charAt(0) != '$') {
+            return header >= 0;
+        }
+        int length = Integer.parseInt(reply.substring(1, header));
+        return reply.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= header + 2 + length + 2;
+    }
+
+    private static int freeLoopbackPort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("No free loopback port", ex);
+        }
+    }
+
+    private static String findOnPath(String binary) {
+        String path = System.getenv("PATH");
+        List<String> directories = new ArrayList<>(List.of(path == null ? new String[0] : path.split(File.pathSeparator)));
+        // Debian installs server binaries in sbin directories that a non-login PATH may lack.
+        directories.addAll(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin", "/usr/local/bin"));
+        for (String directory : directories) {
+            File candidate = new File(directory, binary);
+            if (candidate.isFile() && candidate.canExecute()) {
+                return candidate.getAbsolutePath();
+            }
+        }
+        return null;
+    }
+}
