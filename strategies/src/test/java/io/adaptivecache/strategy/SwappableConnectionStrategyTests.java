@@ -1,0 +1,191 @@
+package io.adaptivecache.strategy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CacheException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+class SwappableConnectionStrategyTests {
+
+    private final FakeConnections connections = new FakeConnections();
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final SwappableConnectionStrategy<FakeConnections.Connection> strategy = new SwappableConnectionStrategy<>(
+            connections, failure -> new CacheException("translated: " + failure.getMessage(), failure), Duration.ofSeconds(5));
+
+    @AfterEach
+    void shutDown() {
+        strategy.close();
+        executor.shutdownNow();
+    }
+
+    @Test
+    void shouldOpenEveryConnectionOfTheFirstStrategyOnStart() {
+        strategy.start(StrategySpec.multi(3, SelectorType.ROUND_ROBIN));
+
+        assertThat(connections.opened).hasSize(3);
+        assertThat(strategy.openConnections()).isEqualTo(3);
+        assertThat(strategy.activeSpec()).isEqualTo(StrategySpec.multi(3, SelectorType.ROUND_ROBIN));
+    }
+
+    @Test
+    void shouldCloseTheRetiredStrategyOnlyAfterItsLastCallCompletes() throws Exception {
+        strategy.start(StrategySpec.single());
+        FakeConnections.Connection first = connections.opened.get(0);
+        CompletableFuture<String> pending = new CompletableFuture<>();
+        CompletableFuture<String> call = strategy.execute(connection -> pending);
+
+        Future<SwitchReport> switching = executor.submit(() -> strategy.switchTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> strategy.activeSpec().type() == StrategyType.MULTI);
+        String servedBy = strategy.execute(connection -> CompletableFuture.completedFuture(connection.toString())).join();
+
+        assertThat(servedBy).isNotEqualTo(first.toString());
+        assertThat(first.closed).isFalse();
+        assertThat(switching).isNotDone();
+
+        pending.complete("done");
+        SwitchReport report = switching.get(5, TimeUnit.SECONDS);
+
+        assertThat(call.join()).isEqualTo("done");
+        assertThat(first.closed).isTrue();
+        assertThat(report.drainedCleanly()).isTrue();
+        assertThat(report.from()).isEqualTo(StrategySpec.single());
+        assertThat(strategy.openConnections()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldCloseTheRetiredStrategyAtTheDrainTimeoutWhenACallNeverCompletes() {
+        try (SwappableConnectionStrategy<FakeConnections.Connection> impatient = new SwappableConnectionStrategy<>(connections,
+                failure -> new CacheException("x"), Duration.ofMillis(50))) {
+            impatient.start(StrategySpec.single());
+            impatient.execute(connection -> new CompletableFuture<>());
+
+            SwitchReport report = impatient.switchTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+
+            assertThat(report.drainedCleanly()).isFalse();
+            assertThat(connections.opened.get(0).closed).isTrue();
+        }
+    }
+
+    @Test
+    void shouldKeepServingOnTheOldStrategyWhenTheNewOneCannotOpen() {
+        strategy.start(StrategySpec.single());
+        connections.failOpens.set(true);
+
+        assertThatThrownBy(() -> strategy.switchTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)))
+                .isInstanceOf(CacheConnectionException.class);
+
+        connections.failOpens.set(false);
+        assertThat(strategy.activeSpec()).isEqualTo(StrategySpec.single());
+        assertThat(strategy.execute(connection -> CompletableFuture.completedFuture(connection.id)).join()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCloseConnectionsOpenedBeforeAFailureWhileWarmingUp() {
+        strategy.start(StrategySpec.single());
+        AtomicInteger opens = new AtomicInteger();
+        FakeConnections flaky = new FakeConnections() {
+            @Override
+            public Connection open() {
+                if (opens.incrementAndGet() == 3) {
+                    throw new CacheConnectionException("third open fails");
+                }
+                return super.open();
+            }
+        };
+
+        assertThatThrownBy(() -> ConnectionStrategy.open(StrategySpec.multi(4, SelectorType.ROUND_ROBIN), flaky))
+                .isInstanceOf(CacheConnectionException.class);
+        assertThat(flaky.opened).hasSize(2).allSatisfy(connection -> assertThat(connection.closed).isTrue());
+    }
+
+    @Test
+    void shouldNotTouchConnectionsWhenSwitchingToTheLiveStrategy() {
+        strategy.start(StrategySpec.single());
+
+        SwitchReport report = strategy.switchTo(StrategySpec.single());
+
+        assertThat(report.changed()).isFalse();
+        assertThat(connections.opened).hasSize(1);
+    }
+
+    @Test
+    void shouldFailCallsWithAConnectionExceptionBeforeStartAndAfterClose() {
+        assertThatThrownBy(() -> strategy.execute(connection -> CompletableFuture.completedFuture(1)).join())
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(CacheConnectionException.class)
+                .hasMessageContaining("not been started");
+
+        strategy.start(StrategySpec.single());
+        strategy.close();
+
+        assertThatThrownBy(() -> strategy.execute(connection -> CompletableFuture.completedFuture(1)).join())
+                .hasCauseInstanceOf(CacheConnectionException.class).hasMessageContaining("closed");
+        assertThat(connections.openCount()).isZero();
+    }
+
+    @Test
+    void shouldTranslateAndReleaseWhenTheCommandThrows() {
+        strategy.start(StrategySpec.single());
+
+        CompletableFuture<Object> call = strategy.execute(connection -> {
+            throw new IllegalStateException("boom");
+        });
+
+        assertThatThrownBy(call::join).hasCauseInstanceOf(CacheException.class).hasMessageContaining("translated: boom");
+        assertThat(strategy.stats().inFlight()).isZero();
+    }
+
+    @Test
+    void shouldNeverUseAClosedConnectionWhileSwitchingUnderLoad() throws Exception {
+        strategy.start(StrategySpec.single());
+        int threads = 8;
+        int callsPerThread = 20_000;
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(executor.submit(() -> {
+                for (int i = 0; i < callsPerThread && failure.get() == null; i++) {
+                    try {
+                        strategy.execute(connection -> {
+                            connection.use();
+                            return CompletableFuture.completedFuture(connection);
+                        }).join();
+                    }
+                    catch (Throwable ex) {
+                        failure.compareAndSet(null, ex);
+                    }
+                }
+            }));
+        }
+        List<StrategySpec> cycle = List.of(StrategySpec.pooled(PoolSettings.ofSize(4)),
+                StrategySpec.multi(3, SelectorType.LEAST_IN_FLIGHT), StrategySpec.single());
+        int switches = 0;
+        while (workers.stream().anyMatch(worker -> !worker.isDone()) && switches < 60) {
+            assertThat(strategy.switchTo(cycle.get(switches++ % cycle.size())).drainedCleanly()).isTrue();
+        }
+        for (Future<?> worker : workers) {
+            worker.get(60, TimeUnit.SECONDS);
+        }
+
+        assertThat(failure.get()).isNull();
+        assertThat(switches).isGreaterThan(3);
+        assertThat(connections.openCount()).isEqualTo(strategy.openConnections())
+                .isEqualTo(strategy.activeSpec().type() == StrategyType.POOLED ? strategy.stats().openConnections()
+                        : strategy.activeSpec().connections());
+    }
+}
