@@ -11,6 +11,14 @@ public class CacheServerException extends CacheException {
     /**
      * Creates an exception.
      * @param message the server's error
+     */
+    public CacheServerException(String message) {
+        super(message);
+    }
+
+    /**
+     * Creates an exception with a cause.
+     * @param message the server's error
      * @param cause the client library's exception
      */
     public CacheServerException(String message, Throwable cause) {

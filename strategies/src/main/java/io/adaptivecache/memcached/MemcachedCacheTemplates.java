@@ -1,0 +1,283 @@
+package io.adaptivecache.memcached;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+import io.adaptivecache.command.CacheInputRules;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.StrategySpec;
+import net.spy.memcached.ConnectionFactoryBuilder;
+import net.spy.memcached.DefaultHashAlgorithm;
+import net.spy.memcached.FailureMode;
+import net.spy.memcached.MemcachedClient;
+import net.spy.memcached.auth.AuthDescriptor;
+import net.spy.memcached.ops.ArrayOperationQueueFactory;
+
+/**
+ * Builds {@link io.adaptivecache.CacheTemplate}s over memcached.
+ *
+ * <pre>{@code
+ * DefaultCacheTemplate<?> cache = MemcachedCacheTemplates.builder()
+ *         .servers("10.0.0.1:11211:3, 10.0.0.2:11211, 10.0.0.3:11211")   // weighted 3,1,1
+ *         .strategy(StrategySpec.multi())
+ *         .start();
+ * }</pre>
+ *
+ * <p>Defaults fit a cache, each overridable: the binary protocol (see {@link MemcachedProtocol});
+ * ketama consistent hashing ({@code KETAMA_HASH}, libketama-compatible for servers given as IP
+ * literals) with optional weights; TCP_NODELAY; a 1 s operation timeout (spymemcached's is
+ * 2.5 s); operation queues bounded at 8,192 per client that fail at once when full (spymemcached
+ * would block the caller for 10 s); failure mode Cancel, so a call to a dead server fails fast;
+ * daemon I/O threads; logging through SLF4J; values up to the server's item size less the item
+ * header, so a value the server would refuse never reaches it.
+ */
+public final class MemcachedCacheTemplates {
+
+    /** Room for memcached's item header, CAS, flags and the longest key inside one item. */
+    static final int ITEM_OVERHEAD_BYTES = 512;
+
+    private MemcachedCacheTemplates() {
+    }
+
+    /**
+     * Starts a builder.
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a memcached template; not thread-safe, use once. */
+    public static final class Builder {
+
+        private String name = "memcached";
+        private List<MemcachedServerAddress> servers = List.of(new MemcachedServerAddress("127.0.0.1", 11211, 1));
+        private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
+        private StrategySpec strategy = StrategySpec.multi();
+        private Duration operationTimeout = Duration.ofSeconds(1);
+        private Duration connectTimeout = Duration.ofSeconds(2);
+        private Duration drainTimeout = Duration.ofSeconds(3);
+        private Duration maxReconnectDelay = Duration.ofSeconds(2);
+        private int operationQueueSize = 8192;
+        private int itemSizeMaxBytes = 1024 * 1024;
+        private String username;
+        private String password;
+        private Consumer<ConnectionFactoryBuilder> customizer = builder -> {
+        };
+
+        private Builder() {
+        }
+
+        /**
+         * The template's name, for logs and metrics; default {@code memcached}.
+         * @param name the name
+         * @return this builder
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * The servers, as {@code host:port[:weight]} separated by commas; default {@code 127.0.0.1:11211}.
+         * @param servers the list
+         * @return this builder
+         * @throws IllegalArgumentException naming a malformed entry
+         */
+        public Builder servers(String servers) {
+            return servers(MemcachedServerAddress.parseList(servers));
+        }
+
+        /**
+         * The servers.
+         * @param servers at least one
+         * @return this builder
+         */
+        public Builder servers(List<MemcachedServerAddress> servers) {
+            if (servers == null || servers.isEmpty()) {
+                throw new IllegalArgumentException("At least one memcached server is needed");
+            }
+            this.servers = List.copyOf(servers);
+            return this;
+        }
+
+        /**
+         * The wire protocol; default {@link MemcachedProtocol#BINARY}.
+         * @param protocol the protocol
+         * @return this builder
+         */
+        public Builder protocol(MemcachedProtocol protocol) {
+            this.protocol = Objects.requireNonNull(protocol, "protocol");
+            return this;
+        }
+
+        /**
+         * The strategy to open with; default {@link StrategySpec#multi()} (one client per processor).
+         * @param strategy the strategy
+         * @return this builder
+         */
+        public Builder strategy(StrategySpec strategy) {
+            this.strategy = Objects.requireNonNull(strategy, "strategy");
+            return this;
+        }
+
+        /**
+         * How long an operation may take before its caller gets a timeout; default 1 s.
+         * @param operationTimeout positive
+         * @return this builder
+         */
+        public Builder operationTimeout(Duration operationTimeout) {
+            this.operationTimeout = positive(operationTimeout, "operation timeout");
+            return this;
+        }
+
+        /**
+         * How long a new client may take to connect; default 2 s.
+         * @param connectTimeout positive
+         * @return this builder
+         */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = positive(connectTimeout, "connect timeout");
+            return this;
+        }
+
+        /**
+         * Longest wait for a retired strategy's calls before closing its clients; keep it above
+         * the operation timeout; default 3 s.
+         * @param drainTimeout positive
+         * @return this builder
+         */
+        public Builder drainTimeout(Duration drainTimeout) {
+            this.drainTimeout = positive(drainTimeout, "drain timeout");
+            return this;
+        }
+
+        /**
+         * Longest pause between reconnection attempts to a server that went away; default 2 s
+         * (spymemcached's is 30 s). Whole seconds, at least 1.
+         * @param maxReconnectDelay at least 1 s
+         * @return this builder
+         */
+        public Builder maxReconnectDelay(Duration maxReconnectDelay) {
+            if (maxReconnectDelay == null || maxReconnectDelay.getSeconds() < 1) {
+                throw new IllegalArgumentException("The max reconnect delay must be at least 1 s, was " + maxReconnectDelay);
+            }
+            this.maxReconnectDelay = maxReconnectDelay;
+            return this;
+        }
+
+        /**
+         * Most operations waiting per client (each of the input and write queues); more fail at
+         * once; default 8,192.
+         * @param operationQueueSize at least 1
+         * @return this builder
+         */
+        public Builder operationQueueSize(int operationQueueSize) {
+            if (operationQueueSize < 1) {
+                throw new IllegalArgumentException("The operation queue size must be at least 1, was " + operationQueueSize);
+            }
+            this.operationQueueSize = operationQueueSize;
+            return this;
+        }
+
+        /**
+         * The servers' item size limit (memcached's {@code -I}); values are limited to this
+         * less room for the item header; default 1 MiB.
+         * @param itemSizeMaxBytes at least 1 KiB
+         * @return this builder
+         */
+        public Builder itemSizeMax(int itemSizeMaxBytes) {
+            if (itemSizeMaxBytes < 1024) {
+                throw new IllegalArgumentException("memcached's item size limit is at least 1024 bytes, was " + itemSizeMaxBytes);
+            }
+            this.itemSizeMaxBytes = itemSizeMaxBytes;
+            return this;
+        }
+
+        /**
+         * SASL credentials (binary protocol only).
+         * @param username the user
+         * @param password the password
+         * @return this builder
+         */
+        public Builder credentials(String username, String password) {
+            this.username = Objects.requireNonNull(username, "username");
+            this.password = Objects.requireNonNull(password, "password");
+            return this;
+        }
+
+        /**
+         * Adjusts each client's spymemcached {@link ConnectionFactoryBuilder} after the defaults.
+         * @param customizer receives the builder
+         * @return this builder
+         */
+        public Builder connectionFactory(Consumer<ConnectionFactoryBuilder> customizer) {
+            this.customizer = this.customizer.andThen(Objects.requireNonNull(customizer, "customizer"));
+            return this;
+        }
+
+        /**
+         * Builds a template without connecting; call {@link DefaultCacheTemplate#start()} before use.
+         * @return the template
+         * @throws IllegalArgumentException if SASL is asked for over the text protocol
+         */
+        public DefaultCacheTemplate<MemcachedClient> build() {
+            if (username != null && protocol != MemcachedProtocol.BINARY) {
+                throw new IllegalArgumentException("SASL authentication needs the binary protocol; set protocol to BINARY");
+            }
+            CacheInputRules rules = CacheInputRules.builder("memcached").maxKeyBytes(250).printableKeysOnly(true)
+                    .maxValueBytes(itemSizeMaxBytes - ITEM_OVERHEAD_BYTES).maxTtl(MemcachedExpiry.maxTtl(Instant.now()))
+                    .build();
+            MemcachedConnections connections = new MemcachedConnections(servers, this::configure, connectTimeout);
+            MemcachedBackend backend = new MemcachedBackend(connections, protocol, rules, operationTimeout);
+            return new DefaultCacheTemplate<>(name, backend, strategy, drainTimeout);
+        }
+
+        /**
+         * Builds a template and opens its clients.
+         * @return the running template
+         * @throws io.adaptivecache.CacheConnectionException if no server can be reached
+         */
+        public DefaultCacheTemplate<MemcachedClient> start() {
+            DefaultCacheTemplate<MemcachedClient> template = build();
+            try {
+                template.start();
+            }
+            catch (RuntimeException ex) {
+                template.close();
+                throw ex;
+            }
+            return template;
+        }
+
+        private void configure(ConnectionFactoryBuilder builder) {
+            builder.setProtocol(protocol == MemcachedProtocol.BINARY ? ConnectionFactoryBuilder.Protocol.BINARY
+                            : ConnectionFactoryBuilder.Protocol.TEXT)
+                    .setLocatorType(ConnectionFactoryBuilder.Locator.CONSISTENT)
+                    .setHashAlg(DefaultHashAlgorithm.KETAMA_HASH)
+                    .setUseNagleAlgorithm(false)
+                    .setOpTimeout(operationTimeout.toMillis())
+                    .setOpQueueFactory(new ArrayOperationQueueFactory(operationQueueSize))
+                    .setWriteOpQueueFactory(new ArrayOperationQueueFactory(operationQueueSize))
+                    .setOpQueueMaxBlockTime(0)
+                    .setFailureMode(FailureMode.Cancel)
+                    .setMaxReconnectDelay(maxReconnectDelay.getSeconds())
+                    .setDaemon(true)
+                    .setListenerExecutorService(InlineExecutorService.INSTANCE);
+            if (username != null) {
+                builder.setAuthDescriptor(AuthDescriptor.typical(username, password));
+            }
+            customizer.accept(builder);
+        }
+
+        private static Duration positive(Duration duration, String what) {
+            if (duration == null || duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException("The " + what + " must be positive, was " + duration);
+            }
+            return duration;
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.adaptivecache.memcached;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.strategy.ConnectionFactory;
+import net.spy.memcached.ConnectionFactoryBuilder;
+import net.spy.memcached.ConnectionObserver;
+import net.spy.memcached.MemcachedClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens spymemcached clients, each with a spymemcached connection factory of its own so that
+ * clients share nothing they could shut down for one another. {@link #open()} returns once the
+ * client is connected to every server, or to at least one when the connect timeout passes.
+ */
+public final class MemcachedConnections implements ConnectionFactory<MemcachedClient> {
+
+    private static final Logger logger = LoggerFactory.getLogger(MemcachedConnections.class);
+
+    private final List<InetSocketAddress> addresses;
+    private final Map<InetSocketAddress, Integer> weights;
+    private final Consumer<ConnectionFactoryBuilder> configuration;
+    private final Duration connectTimeout;
+    private final String description;
+
+    /**
+     * Creates a factory.
+     * @param servers the servers and their weights
+     * @param configuration applies the template's settings (and users' customizers) to each client's builder
+     * @param connectTimeout longest wait for a new client to connect
+     */
+    public MemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
+            Duration connectTimeout) {
+        SpymemcachedLogging.useSlf4j();
+        Map<InetSocketAddress, Integer> byAddress = new LinkedHashMap<>();
+        for (MemcachedServerAddress server : servers) {
+            byAddress.put(new InetSocketAddress(server.host(), server.port()), server.weight());
+        }
+        this.addresses = List.copyOf(byAddress.keySet());
+        this.weights = byAddress;
+        this.configuration = configuration;
+        this.connectTimeout = connectTimeout;
+        this.description = servers.stream().map(MemcachedServerAddress::toString).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public MemcachedClient open() {
+        Set<SocketAddress> connected = ConcurrentHashMap.newKeySet();
+        CountDownLatch allConnected = new CountDownLatch(addresses.size());
+        ConnectionObserver observer = new ConnectionObserver() {
+            @Override
+            public void connectionEstablished(SocketAddress address, int reconnectCount) {
+                if (connected.add(address)) {
+                    allConnected.countDown();
+                }
+            }
+
+            @Override
+            public void connectionLost(SocketAddress address) {
+            }
+        };
+        ConnectionFactoryBuilder builder = new ConnectionFactoryBuilder();
+        configuration.accept(builder);
+        builder.setInitialObservers(List.of(observer));
+        MemcachedClient client;
+        try {
+            client = new MemcachedClient(new WeightedKetamaConnectionFactory(builder.build(), weights), addresses);
+        }
+        catch (IOException ex) {
+            throw new CacheConnectionException("Cannot open a memcached client for " + description + ": " + ex.getMessage(), ex);
+        }
+        try {
+            if (!allConnected.await(connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (connected.isEmpty()) {
+                    client.shutdown();
+                    throw new CacheConnectionException("Cannot connect to any memcached server of " + description + " within "
+                            + connectTimeout.toMillis() + " ms");
+                }
+                logger.warn("Connected to {} of {} memcached servers of {} within {} ms; keys on the others fail until they answer",
+                        connected.size(), addresses.size(), description, connectTimeout.toMillis());
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            client.shutdown();
+            throw new CacheConnectionException("Interrupted while connecting to memcached at " + description, ex);
+        }
+        return client;
+    }
+
+    @Override
+    public boolean isUsable(MemcachedClient client) {
+        return !client.getAvailableServers().isEmpty();
+    }
+
+    @Override
+    public void close(MemcachedClient client) {
+        client.shutdown();
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+}

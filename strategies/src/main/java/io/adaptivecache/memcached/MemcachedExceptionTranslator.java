@@ -1,0 +1,47 @@
+package io.adaptivecache.memcached;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeoutException;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CacheException;
+import io.adaptivecache.CacheServerException;
+import io.adaptivecache.CacheTimeoutException;
+import io.adaptivecache.InvalidCacheInputException;
+import io.adaptivecache.strategy.ExceptionTranslator;
+import net.spy.memcached.internal.CheckedOperationTimeoutException;
+import net.spy.memcached.ops.OperationException;
+
+/** Reads spymemcached's exceptions as timeout, connection or server failures. */
+final class MemcachedExceptionTranslator implements ExceptionTranslator {
+
+    private final String servers;
+
+    MemcachedExceptionTranslator(String servers) {
+        this.servers = servers;
+    }
+
+    @Override
+    public CacheException translate(Throwable failure) {
+        String detail = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
+        if (failure instanceof CheckedOperationTimeoutException || failure instanceof TimeoutException) {
+            return new CacheTimeoutException("memcached at " + servers + " did not answer in time: " + detail, failure);
+        }
+        if (failure instanceof CancellationException) {
+            return new CacheConnectionException("memcached at " + servers
+                    + " dropped the operation (server unreachable or reconnecting): " + detail, failure);
+        }
+        if (failure instanceof OperationException) {
+            return new CacheServerException("memcached at " + servers + " answered with an error: " + detail, failure);
+        }
+        if (failure instanceof IllegalStateException) {
+            // "Timed out waiting to add ..." (the bounded operation queue is full) or "Shutting down".
+            return new CacheConnectionException("memcached client for " + servers + " rejected the operation: " + detail,
+                    failure);
+        }
+        if (failure instanceof IllegalArgumentException) {
+            return new InvalidCacheInputException("memcached client rejected the input: " + detail);
+        }
+        return new CacheException("memcached call to " + servers + " failed: " + detail, failure);
+    }
+}

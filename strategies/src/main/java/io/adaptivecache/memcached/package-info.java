@@ -1,0 +1,7 @@
+/**
+ * The memcached backend on spymemcached: one "connection" is one {@code MemcachedClient} (one
+ * NIO I/O thread and one socket per server), so SHARED(N) is an array of N clients (the
+ * Venus-cache fix) and POOLED a pool of clients. Start with
+ * {@link io.adaptivecache.memcached.MemcachedCacheTemplates#builder()}.
+ */
+package io.adaptivecache.memcached;
