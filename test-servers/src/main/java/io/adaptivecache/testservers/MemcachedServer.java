@@ -42,7 +42,7 @@ public final class MemcachedServer extends ServerProcess {
         return exchange("version\r\n", reply -> reply.endsWith("\r\n")).startsWith("VERSION");
     }
 
-    /** The server's {@code curr_connections}, less the socket used to ask. */
+    /** The server's {@code curr_connections}, less the admin connection used to ask. */
     public int currentConnections() {
         return Integer.parseInt(stat("curr_connections")) - 1;
     }

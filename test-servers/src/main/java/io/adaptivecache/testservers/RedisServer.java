@@ -26,7 +26,7 @@ public final class RedisServer extends ServerProcess {
         return exchange("PING\r\n", reply -> reply.endsWith("\r\n")).startsWith("+PONG");
     }
 
-    /** The server's {@code connected_clients}, read over a fresh socket (which it counts itself). */
+    /** The server's {@code connected_clients}, less the admin connection used to ask. */
     public int connectedClients() {
         return Integer.parseInt(info("clients", "connected_clients")) - 1;
     }

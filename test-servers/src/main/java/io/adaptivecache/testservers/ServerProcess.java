@@ -37,6 +37,8 @@ public abstract class ServerProcess implements AutoCloseable {
     private int port;
     private boolean external;
     private Path logFile;
+    private final Object adminLock = new Object();
+    private Socket adminSocket;
 
     protected ServerProcess(String binary, String installHint, String externalAddressVariable) {
         this.binary = binary;
@@ -142,6 +144,7 @@ public abstract class ServerProcess implements AutoCloseable {
 
     /** Kills the process with SIGKILL and waits until it is gone. */
     public synchronized void kill() {
+        closeAdminSocket();
         if (process != null) {
             process.destroyForcibly();
             waitFor(process);
@@ -155,10 +158,12 @@ public abstract class ServerProcess implements AutoCloseable {
 
     @Override
     public void close() {
+        closeAdminSocket();
         stop();
     }
 
     private void destroyProcess() {
+        closeAdminSocket();
         Process running = this.process;
         this.process = null;
         if (running == null) {
@@ -187,28 +192,58 @@ public abstract class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Sends one request on a fresh socket and reads until {@code complete} says the reply is whole.
-     * Used for liveness and for reading server-side state (connection counts) in assertions,
-     * independently of the client under test.
+     * Sends one request on the admin connection and reads until {@code complete} says the reply
+     * is whole. Used for liveness and for reading server-side state (connection counts) in
+     * assertions, independently of the client under test. The admin connection is one
+     * persistent socket, so it appears in every count (and so in every baseline) exactly once,
+     * rather than as a trail of sockets the server has not finished closing.
      */
     protected String exchange(String request, java.util.function.Predicate<String> complete) throws IOException {
-        try (Socket socket = new Socket()) {
+        synchronized (adminLock) {
+            try {
+                return exchangeOnce(request, complete);
+            }
+            catch (IOException ex) {
+                closeAdminSocket();
+                return exchangeOnce(request, complete);
+            }
+        }
+    }
+
+    private String exchangeOnce(String request, java.util.function.Predicate<String> complete) throws IOException {
+        if (adminSocket == null || adminSocket.isClosed()) {
+            Socket socket = new Socket();
             socket.connect(new InetSocketAddress(HOST, port), 1000);
             socket.setSoTimeout(2000);
-            OutputStream out = socket.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            StringBuilder reply = new StringBuilder();
-            byte[] buffer = new byte[8192];
-            while (!complete.test(reply.toString())) {
-                int read = in.read(buffer);
-                if (read < 0) {
-                    break;
-                }
-                reply.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+            adminSocket = socket;
+        }
+        OutputStream out = adminSocket.getOutputStream();
+        out.write(request.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        InputStream in = adminSocket.getInputStream();
+        java.io.ByteArrayOutputStream reply = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        while (!complete.test(reply.toString(StandardCharsets.UTF_8))) {
+            int read = in.read(buffer);
+            if (read < 0) {
+                throw new IOException("The server closed the admin connection");
             }
-            return reply.toString();
+            reply.write(buffer, 0, read);
+        }
+        return reply.toString(StandardCharsets.UTF_8);
+    }
+
+    private void closeAdminSocket() {
+        synchronized (adminLock) {
+            if (adminSocket != null) {
+                try {
+                    adminSocket.close();
+                }
+                catch (IOException ex) {
+                    // already gone
+                }
+                adminSocket = null;
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-package io.adaptivecache.redis;
+package io.adaptivecache.contract;
 
 import java.time.Duration;
 import java.util.stream.Stream;
@@ -7,13 +7,13 @@ import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 
-/** Every strategy shape the Redis tests run over. */
-final class RedisStrategies {
+/** Every strategy shape the backend tests run over. */
+public final class Strategies {
 
-    private RedisStrategies() {
+    private Strategies() {
     }
 
-    static Stream<StrategySpec> all() {
+    public static Stream<StrategySpec> all() {
         return Stream.of(StrategySpec.single(), StrategySpec.multi(3, SelectorType.ROUND_ROBIN),
                 StrategySpec.multi(2, SelectorType.THREAD_AFFINITY), StrategySpec.multi(4, SelectorType.LEAST_IN_FLIGHT),
                 StrategySpec.pooled(new PoolSettings(4, 4, 1, Duration.ofMillis(500))));

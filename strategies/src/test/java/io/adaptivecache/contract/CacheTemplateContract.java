@@ -1,0 +1,248 @@
+package io.adaptivecache.contract;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import io.adaptivecache.CacheOperations;
+import io.adaptivecache.CacheServerException;
+import io.adaptivecache.CasResult;
+import io.adaptivecache.CasValue;
+import io.adaptivecache.ValueCodec;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.StrategyType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What every backend must do, on every strategy, against its real server. A backend's test
+ * class extends this, starts its server with an extension and says how to build a template.
+ */
+public abstract class CacheTemplateContract {
+
+    /** Time enough for a one-second TTL on a server with one-second clock resolution. */
+    protected static final Duration EXPIRY_WAIT = Duration.ofSeconds(6);
+
+    protected DefaultCacheTemplate<?> template;
+    protected final String prefix = UUID.randomUUID().toString().substring(0, 8) + ":";
+
+    /** Builds and starts a template to the test server(s) with this strategy. */
+    protected abstract DefaultCacheTemplate<?> startTemplate(StrategySpec strategy);
+
+    /** Connections each test server has open right now (not counting the one used to ask). */
+    protected abstract List<Integer> serverConnections();
+
+    protected CacheOperations<String> start(StrategySpec strategy) {
+        template = startTemplate(strategy);
+        return template.withCodec(ValueCodec.utf8());
+    }
+
+    @AfterEach
+    void closeTemplate() {
+        if (template != null) {
+            template.close();
+        }
+    }
+
+    protected String key(String name) {
+        return prefix + name;
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void getSetAndDeleteShouldRoundTrip(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+
+        assertThat(cache.get(key("absent"))).isNull();
+        cache.set(key("k"), "värde", Duration.ZERO);
+        assertThat(cache.get(key("k"))).isEqualTo("värde");
+        assertThat(template.get(key("k"))).isEqualTo("värde".getBytes(StandardCharsets.UTF_8));
+        cache.set(key("k"), "second", Duration.ofMinutes(1));
+        assertThat(cache.get(key("k"))).isEqualTo("second");
+        assertThat(cache.delete(key("k"))).isTrue();
+        assertThat(cache.delete(key("k"))).isFalse();
+        assertThat(cache.get(key("k"))).isNull();
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void getAllShouldReturnOnlyPresentKeysInRequestOrder(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+        for (int i = 0; i < 20; i += 2) {
+            cache.set(key("k" + i), "v" + i, Duration.ZERO);
+        }
+        List<String> wanted = new java.util.ArrayList<>();
+        for (int i = 19; i >= 0; i--) {
+            wanted.add(key("k" + i));
+        }
+
+        Map<String, String> values = cache.getAll(wanted);
+
+        assertThat(values.keySet()).containsExactly(key("k18"), key("k16"), key("k14"), key("k12"), key("k10"), key("k8"),
+                key("k6"), key("k4"), key("k2"), key("k0"));
+        assertThat(values).containsEntry(key("k4"), "v4");
+        assertThat(cache.getAll(List.of(key("x"), key("y"), key("x")))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void addAndReplaceShouldRespectPresence(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+
+        assertThat(cache.replace(key("k"), "r", Duration.ZERO)).isFalse();
+        assertThat(cache.get(key("k"))).isNull();
+        assertThat(cache.add(key("k"), "a", Duration.ZERO)).isTrue();
+        assertThat(cache.add(key("k"), "b", Duration.ZERO)).isFalse();
+        assertThat(cache.get(key("k"))).isEqualTo("a");
+        assertThat(cache.replace(key("k"), "c", Duration.ofMinutes(1))).isTrue();
+        assertThat(cache.get(key("k"))).isEqualTo("c");
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void valuesShouldExpireAfterTheirTtlAndNotBefore(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+        cache.set(key("short"), "v", Duration.ofSeconds(1));
+        cache.set(key("long"), "v", Duration.ofMinutes(5));
+        assertThat(cache.add(key("added"), "v", Duration.ofMillis(1))).isTrue();
+
+        assertThat(cache.get(key("long"))).isEqualTo("v");
+        await().atMost(EXPIRY_WAIT).until(() -> cache.get(key("short")) == null && cache.get(key("added")) == null);
+        assertThat(cache.get(key("long"))).isEqualTo("v");
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void touchShouldSetAndClearTheTtlOfExistingKeysOnly(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+        cache.set(key("kept"), "v", Duration.ofSeconds(1));
+        cache.set(key("expiring"), "v", Duration.ZERO);
+
+        assertThat(cache.touch(key("kept"), Duration.ZERO)).isTrue();
+        assertThat(cache.touch(key("expiring"), Duration.ofSeconds(1))).isTrue();
+        assertThat(cache.touch(key("absent"), Duration.ofMinutes(1))).isFalse();
+        assertThat(cache.touch(key("absent"), Duration.ZERO)).isFalse();
+
+        await().atMost(EXPIRY_WAIT).until(() -> cache.get(key("expiring")) == null);
+        assertThat(cache.get(key("kept"))).isEqualTo("v");
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void casShouldStoreOnlyWhenTheValueIsUnchanged(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+        cache.set(key("k"), "v1", Duration.ZERO);
+
+        CasValue<String> read = cache.gets(key("k"));
+        CasValue<String> concurrentRead = cache.gets(key("k"));
+        assertThat(read.value()).isEqualTo("v1");
+        assertThat(read.token()).isEqualTo(concurrentRead.token());
+
+        assertThat(cache.cas(key("k"), read.token(), "v2", Duration.ZERO)).isEqualTo(CasResult.STORED);
+        assertThat(cache.cas(key("k"), concurrentRead.token(), "v3", Duration.ZERO)).isEqualTo(CasResult.EXISTS);
+        assertThat(cache.get(key("k"))).isEqualTo("v2");
+
+        cache.delete(key("k"));
+        assertThat(cache.cas(key("k"), read.token(), "v4", Duration.ZERO)).isEqualTo(CasResult.NOT_FOUND);
+        assertThat(cache.gets(key("k"))).isNull();
+        assertThat(cache.get(key("k"))).isNull();
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void casWithATtlShouldExpire(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+        cache.set(key("k"), "v1", Duration.ZERO);
+
+        assertThat(cache.cas(key("k"), cache.gets(key("k")).token(), "v2", Duration.ofSeconds(1))).isEqualTo(CasResult.STORED);
+
+        assertThat(cache.get(key("k"))).isIn("v2", null);
+        await().atMost(EXPIRY_WAIT).until(() -> cache.get(key("k")) == null);
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void incrAndDecrShouldCountFromZero(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+
+        assertThat(cache.incr(key("n"), 5)).isEqualTo(5);
+        assertThat(cache.incr(key("n"), 0)).isEqualTo(5);
+        assertThat(cache.decr(key("n"), 2)).isEqualTo(3);
+        assertThat(cache.get(key("n"))).isEqualTo("3");
+        assertThat(cache.incr(key("fresh"), 0)).isZero();
+        cache.set(key("preset"), "41", Duration.ZERO);
+        assertThat(cache.incr(key("preset"), 1)).isEqualTo(42);
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    protected void incrOfTextShouldFailAsAServerErrorAndLeaveEverythingUsable(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+        cache.set(key("text"), "not a number", Duration.ZERO);
+
+        assertThatThrownBy(() -> cache.incr(key("text"), 1)).isInstanceOf(CacheServerException.class);
+
+        assertThat(cache.get(key("text"))).isEqualTo("not a number");
+        assertThat(cache.incr(key("n"), 1)).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void asynchronousFormsShouldCompleteWithTheSameResults(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+
+        CompletableFuture.allOf(cache.setAsync(key("a"), "1", Duration.ZERO), cache.setAsync(key("b"), "2", Duration.ZERO)).join();
+
+        assertThat(cache.getAsync(key("a")).join()).isEqualTo("1");
+        assertThat(cache.getAllAsync(List.of(key("a"), key("b"))).join()).containsOnlyKeys(key("a"), key("b"));
+        assertThat(cache.addAsync(key("a"), "x", Duration.ZERO).join()).isFalse();
+        assertThat(cache.replaceAsync(key("a"), "x", Duration.ZERO).join()).isTrue();
+        CasValue<String> read = cache.getsAsync(key("a")).join();
+        assertThat(cache.casAsync(key("a"), read.token(), "y", Duration.ZERO).join()).isEqualTo(CasResult.STORED);
+        assertThat(cache.incrAsync(key("n"), 2).join()).isEqualTo(2);
+        assertThat(cache.decrAsync(key("n"), 1).join()).isEqualTo(1);
+        assertThat(cache.touchAsync(key("a"), Duration.ofMinutes(1)).join()).isTrue();
+        assertThat(cache.deleteAsync(key("a")).join()).isTrue();
+        assertThat(cache.getAsync(key("a")).join()).isNull();
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void shouldStoreEveryByteValueUnchanged(StrategySpec strategy) {
+        start(strategy);
+        byte[] binary = new byte[64 * 1024];
+        for (int i = 0; i < binary.length; i++) {
+            binary[i] = (byte) i;
+        }
+
+        template.set(key("binary"), binary, Duration.ZERO);
+        template.set(key("empty"), new byte[0], Duration.ZERO);
+
+        assertThat(template.get(key("binary"))).isEqualTo(binary);
+        assertThat(template.get(key("empty"))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void shouldOpenExactlyTheConnectionsTheStrategyAsksForAndCloseThemAll(StrategySpec strategy) {
+        List<Integer> baseline = serverConnections();
+        start(strategy);
+        int expected = strategy.type() == StrategyType.POOLED ? Math.max(1, strategy.pool().minIdle()) : strategy.connections();
+
+        assertThat(template.openConnections()).isEqualTo(expected);
+        assertThat(serverConnections()).isEqualTo(baseline.stream().map(count -> count + expected).toList());
+
+        template.close();
+        template = null;
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverConnections().equals(baseline));
+    }
+}

@@ -1,0 +1,176 @@
+package io.adaptivecache.contract;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAccumulator;
+
+import io.adaptivecache.CacheOperations;
+import io.adaptivecache.ValueCodec;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.SwitchReport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Switching under load loses nothing, and no strategy opens more connections per server than
+ * its bound, on every backend. Every load loop is bounded in rounds and in time.
+ */
+public abstract class StrategySwitchContract {
+
+    protected static final Duration RUN_LIMIT = Duration.ofSeconds(90);
+
+    protected final ExecutorService executor = Executors.newCachedThreadPool();
+
+    /** Builds and starts a template to the test server(s) with this strategy. */
+    protected abstract DefaultCacheTemplate<?> startTemplate(StrategySpec strategy);
+
+    /** Connections each test server has open right now (not counting the one used to ask). */
+    protected abstract List<Integer> serverConnections();
+
+    @AfterEach
+    void shutDown() throws InterruptedException {
+        executor.shutdownNow();
+        assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void switchingTwentyTimesUnderSixtyFourThreadsShouldFailNoCallAndLoseNoWrite() throws Exception {
+        List<Integer> baseline = serverConnections();
+        List<StrategySpec> cycle = List.of(StrategySpec.pooled(new PoolSettings(16, 16, 4, Duration.ofSeconds(5))),
+                StrategySpec.multi(4, SelectorType.ROUND_ROBIN), StrategySpec.single());
+        DefaultCacheTemplate<?> template = startTemplate(StrategySpec.single());
+        CacheOperations<String> cache = template.withCodec(ValueCodec.utf8());
+        AtomicBoolean switchingDone = new AtomicBoolean();
+        AtomicLong calls = new AtomicLong();
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < 64; t++) {
+            String key = run + ":thread:" + t;
+            workers.add(executor.submit(() -> {
+                // Bounded: stops 50 rounds after the switches end, at 20,000 rounds, or at the deadline.
+                int tail = 50;
+                for (int round = 0; round < 20_000 && tail > 0 && System.nanoTime() < deadline; round++) {
+                    if (switchingDone.get()) {
+                        tail--;
+                    }
+                    String written = key + ":" + round;
+                    try {
+                        cache.set(key, written, Duration.ofMinutes(5));
+                        String read = cache.get(key);
+                        calls.addAndGet(2);
+                        if (!written.equals(read)) {
+                            failures.add(key + " read " + read + " after writing " + written);
+                        }
+                    }
+                    catch (RuntimeException ex) {
+                        failures.add(key + " failed: " + ex);
+                    }
+                }
+            }));
+        }
+        List<SwitchReport> reports = new ArrayList<>();
+        for (int cycleRound = 0; cycleRound < 20; cycleRound++) {
+            for (StrategySpec next : cycle) {
+                reports.add(template.switchStrategy(next));
+            }
+        }
+        switchingDone.set(true);
+        for (Future<?> worker : workers) {
+            worker.get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        assertThat(failures).isEmpty();
+        assertThat(calls.get()).isGreaterThan(64L * 2 * 50);
+        assertThat(reports).hasSize(60).allSatisfy(report -> {
+            assertThat(report.changed()).isTrue();
+            assertThat(report.drainedCleanly()).isTrue();
+        });
+        assertThat(template.activeStrategy()).isEqualTo(StrategySpec.single());
+        assertThat(template.openConnections()).as("only the live strategy's connections stay open").isEqualTo(1);
+        assertThat(serverConnections()).isEqualTo(baseline.stream().map(count -> count + 1).toList());
+
+        template.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverConnections().equals(baseline));
+    }
+
+    @Test
+    void sharedStrategyShouldNeverOpenMoreThanNConnectionsPerServerUnderTwoHundredThreads() throws Exception {
+        assertBoundHolds(StrategySpec.multi(4, SelectorType.LEAST_IN_FLIGHT), 4, 200);
+    }
+
+    @Test
+    void pooledStrategyShouldNeverOpenMoreThanMaxTotalConnectionsPerServerUnderTwoHundredThreads() throws Exception {
+        assertBoundHolds(StrategySpec.pooled(new PoolSettings(5, 5, 0, Duration.ofSeconds(10))), 5, 200);
+    }
+
+    /**
+     * Runs 200 threads x {@code roundsPerThread} set+get pairs while a monitor samples every
+     * server's connection count; returns the peak rise over the baseline on any server.
+     */
+    protected long assertBoundHolds(StrategySpec strategy, int bound, int roundsPerThread) throws Exception {
+        List<Integer> baseline = serverConnections();
+        LongAccumulator peak = new LongAccumulator(Math::max, 0);
+        AtomicInteger failed = new AtomicInteger();
+        AtomicBoolean loadDone = new AtomicBoolean();
+        DefaultCacheTemplate<?> template = startTemplate(strategy);
+        try {
+            Future<?> monitor = executor.submit(() -> {
+                long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+                while (!loadDone.get() && System.nanoTime() < deadline) {
+                    List<Integer> now = serverConnections();
+                    for (int i = 0; i < now.size(); i++) {
+                        peak.accumulate(now.get(i) - baseline.get(i));
+                    }
+                }
+            });
+            byte[] value = new byte[100];
+            List<Future<?>> workers = new ArrayList<>();
+            for (int t = 0; t < 200; t++) {
+                String key = "bound:" + t;
+                workers.add(executor.submit(() -> {
+                    for (int i = 0; i < roundsPerThread; i++) {
+                        try {
+                            template.set(key, value, Duration.ofMinutes(1));
+                            template.get(key);
+                        }
+                        catch (RuntimeException ex) {
+                            failed.incrementAndGet();
+                        }
+                    }
+                }));
+            }
+            for (Future<?> worker : workers) {
+                worker.get(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            }
+            loadDone.set(true);
+            monitor.get(10, TimeUnit.SECONDS);
+
+            assertThat(failed.get()).isZero();
+            assertThat(peak.get()).as("most connections one server saw at once").isPositive().isLessThanOrEqualTo(bound);
+            assertThat(template.openConnections()).isLessThanOrEqualTo(bound);
+        }
+        finally {
+            template.close();
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverConnections().equals(baseline));
+        return peak.get();
+    }
+}
