@@ -1,0 +1,126 @@
+package io.adaptivecache.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.memcached.MemcachedCacheTemplates;
+import io.adaptivecache.memcached.MemcachedProtocol;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.MemcachedServer;
+
+/**
+ * Binary against text protocol through a memcached {@code CacheTemplate} (MULTI, 2 clients),
+ * 80% get / 20% set of 100-byte values over 10,000 keys, closed loop, at 1, 8, 50 and 200
+ * threads; three interleaved rounds, 1 s warm-up and 3 s measured per cell, median ratio
+ * reported. Starts its own memcached on a free loopback port unless an address is given.
+ *
+ * <pre>./mvnw -q install -DskipTests &amp;&amp; ./mvnw -q -pl benchmarks exec:java [-Dexec.args=127.0.0.1:11211]</pre>
+ */
+public final class MemcachedProtocolComparison {
+
+    private static final int[] THREAD_COUNTS = {1, 8, 50, 200};
+    private static final int ROUNDS = 3;
+    private static final int KEYS = 10_000;
+    private static final Duration WARM_UP = Duration.ofSeconds(1);
+    private static final Duration MEASURED = Duration.ofSeconds(3);
+
+    private MemcachedProtocolComparison() {
+    }
+
+    /**
+     * Runs the comparison.
+     * @param args an optional {@code host:port} of a running memcached
+     * @throws Exception if a run fails
+     */
+    public static void main(String[] args) throws Exception {
+        MemcachedServer server = null;
+        String address;
+        if (args.length > 0) {
+            address = args[0];
+        }
+        else {
+            server = new MemcachedServer();
+            server.start();
+            address = server.address();
+        }
+        try {
+            Map<Integer, List<Double>> ratios = new TreeMap<>();
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int threads : THREAD_COUNTS) {
+                    double binary = opsPerSecond(address, MemcachedProtocol.BINARY, threads);
+                    double text = opsPerSecond(address, MemcachedProtocol.TEXT, threads);
+                    System.out.printf("round %d, %3d threads: binary %,9.0f ops/s, text %,9.0f ops/s, ratio %.2f%n", round + 1,
+                            threads, binary, text, binary / text);
+                    ratios.computeIfAbsent(threads, key -> new ArrayList<>()).add(binary / text);
+                }
+            }
+            System.out.println();
+            System.out.println("| threads | binary / text, median of " + ROUNDS + " | all rounds |");
+            System.out.println("|---:|---:|---|");
+            ratios.forEach((threads, values) -> {
+                List<Double> sorted = new ArrayList<>(values);
+                Collections.sort(sorted);
+                System.out.printf("| %d | %.2fx | %s |%n", threads, sorted.get(sorted.size() / 2),
+                        sorted.stream().map(value -> String.format("%.2f", value)).toList());
+            });
+        }
+        finally {
+            if (server != null) {
+                server.stop();
+            }
+        }
+    }
+
+    private static double opsPerSecond(String address, MemcachedProtocol protocol, int threads) throws InterruptedException {
+        try (DefaultCacheTemplate<?> template = MemcachedCacheTemplates.builder().servers(address).protocol(protocol)
+                .strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)).start()) {
+            byte[] value = new byte[100];
+            for (int i = 0; i < KEYS; i++) {
+                template.set("bench:" + i, value, Duration.ZERO);
+            }
+            LongAdder operations = new LongAdder();
+            AtomicBoolean measuring = new AtomicBoolean();
+            AtomicBoolean stop = new AtomicBoolean();
+            ExecutorService executor = Executors.newFixedThreadPool(threads);
+            for (int t = 0; t < threads; t++) {
+                executor.execute(() -> {
+                    ThreadLocalRandom random = ThreadLocalRandom.current();
+                    while (!stop.get()) {
+                        String key = "bench:" + random.nextInt(KEYS);
+                        if (random.nextInt(10) < 8) {
+                            template.get(key);
+                        }
+                        else {
+                            template.set(key, value, Duration.ZERO);
+                        }
+                        if (measuring.get()) {
+                            operations.increment();
+                        }
+                    }
+                });
+            }
+            Thread.sleep(WARM_UP.toMillis());
+            measuring.set(true);
+            long started = System.nanoTime();
+            Thread.sleep(MEASURED.toMillis());
+            long counted = operations.sum();
+            double seconds = (System.nanoTime() - started) / 1e9;
+            stop.set(true);
+            executor.shutdown();
+            executor.awaitTermination(30, TimeUnit.SECONDS);
+            return counted / seconds;
+        }
+    }
+}
