@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CacheTemplate;
@@ -16,6 +17,7 @@ import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
+import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import io.adaptivecache.strategy.SwappableConnectionStrategy;
@@ -41,6 +43,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     private final StrategySpec initialStrategy;
     private final SwappableConnectionStrategy<C> connections;
     private final long awaitNanos;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
      * Creates a template that is not started yet.
@@ -50,13 +53,26 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
      * @param drainTimeout longest wait for a retired strategy's calls to finish
      */
     public DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout) {
+        this(name, backend, initialStrategy, drainTimeout, PoolConfigCustomizer.NONE);
+    }
+
+    /**
+     * Creates a template that is not started yet, with a hook into POOLED strategies' pools.
+     * @param name the template's name, for logs and metrics
+     * @param backend the backend
+     * @param initialStrategy the strategy to open on {@link #start()}
+     * @param drainTimeout longest wait for a retired strategy's calls to finish
+     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
+     */
+    public DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
+            PoolConfigCustomizer poolCustomizer) {
         this.name = Objects.requireNonNull(name, "name");
         this.backend = Objects.requireNonNull(backend, "backend");
         this.commands = backend.commands();
         this.rules = backend.inputRules();
         this.initialStrategy = Objects.requireNonNull(initialStrategy, "initialStrategy");
         this.connections = new SwappableConnectionStrategy<>(backend.connections(), backend.exceptionTranslator(),
-                drainTimeout);
+                drainTimeout, poolCustomizer);
         // A safety net behind the client's own timer, which is expected to fire first.
         this.awaitNanos = backend.commandTimeout().multipliedBy(2).plusSeconds(1).toNanos();
     }
@@ -229,9 +245,12 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         rules.checkTtl(ttl);
     }
 
-    /** Drains calls in flight, closes every connection, then releases the backend's resources. */
+    /** Drains calls in flight, closes every connection, then releases the backend's resources. Idempotent. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             connections.close();
         }

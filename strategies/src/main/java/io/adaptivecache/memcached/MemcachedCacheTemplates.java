@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 
 import io.adaptivecache.command.CacheInputRules;
 import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
 import net.spy.memcached.ConnectionFactoryBuilder;
 import net.spy.memcached.DefaultHashAlgorithm;
@@ -68,7 +69,20 @@ public final class MemcachedCacheTemplates {
         private Consumer<ConnectionFactoryBuilder> customizer = builder -> {
         };
 
+        private PoolConfigCustomizer poolCustomizer = PoolConfigCustomizer.NONE;
+
         private Builder() {
+        }
+
+        /**
+         * Adjusts the commons-pool2 configuration of POOLED strategies, after max-total,
+         * max-idle, min-idle and max-wait are applied.
+         * @param poolCustomizer the customizer
+         * @return this builder
+         */
+        public Builder poolConfig(PoolConfigCustomizer poolCustomizer) {
+            this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
+            return this;
         }
 
         /**
@@ -233,7 +247,7 @@ public final class MemcachedCacheTemplates {
                     .build();
             MemcachedConnections connections = new MemcachedConnections(servers, this::configure, connectTimeout);
             MemcachedBackend backend = new MemcachedBackend(connections, protocol, rules, operationTimeout);
-            return new DefaultCacheTemplate<>(name, backend, strategy, drainTimeout);
+            return new DefaultCacheTemplate<>(name, backend, strategy, drainTimeout, poolCustomizer);
         }
 
         /**

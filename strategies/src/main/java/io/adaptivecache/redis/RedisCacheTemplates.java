@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 
 import io.adaptivecache.command.CacheInputRules;
 import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -57,10 +58,25 @@ public final class RedisCacheTemplates {
         private int maxKeyBytes = 16 * 1024;
         private int maxValueBytes = 512 * 1024 * 1024;
         private ClientResources resources;
+        private Consumer<ClientResources.Builder> resourcesCustomizer = resources -> {
+        };
         private Consumer<ClientOptions.Builder> optionsCustomizer = options -> {
         };
 
+        private PoolConfigCustomizer poolCustomizer = PoolConfigCustomizer.NONE;
+
         private Builder() {
+        }
+
+        /**
+         * Adjusts the commons-pool2 configuration of POOLED strategies, after max-total,
+         * max-idle, min-idle and max-wait are applied.
+         * @param poolCustomizer the customizer
+         * @return this builder
+         */
+        public Builder poolConfig(PoolConfigCustomizer poolCustomizer) {
+            this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
+            return this;
         }
 
         /**
@@ -188,6 +204,17 @@ public final class RedisCacheTemplates {
         }
 
         /**
+         * Adjusts the client resources the template creates for itself (ignored when
+         * {@link #clientResources(ClientResources)} supplies shared ones).
+         * @param customizer receives the resources builder
+         * @return this builder
+         */
+        public Builder clientResources(Consumer<ClientResources.Builder> customizer) {
+            this.resourcesCustomizer = this.resourcesCustomizer.andThen(Objects.requireNonNull(customizer, "customizer"));
+            return this;
+        }
+
+        /**
          * Adjusts Lettuce's client options after the defaults are applied.
          * @param customizer receives the options builder
          * @return this builder
@@ -206,7 +233,12 @@ public final class RedisCacheTemplates {
             CacheInputRules rules = CacheInputRules.builder("Redis").maxKeyBytes(maxKeyBytes)
                     .maxValueBytes(maxValueBytes).build();
             boolean ownsResources = resources == null;
-            ClientResources clientResources = ownsResources ? DefaultClientResources.create() : resources;
+            ClientResources clientResources = resources;
+            if (ownsResources) {
+                DefaultClientResources.Builder builder = DefaultClientResources.builder();
+                resourcesCustomizer.accept(builder);
+                clientResources = builder.build();
+            }
             RedisURI target = RedisURI.builder(uri).withTimeout(commandTimeout).build();
             ClientOptions.Builder options = ClientOptions.builder()
                     .autoReconnect(true)
@@ -219,7 +251,7 @@ public final class RedisCacheTemplates {
             client.setOptions(options.build());
             RedisBackend backend = new RedisBackend(client, clientResources, ownsResources,
                     new RedisConnections(client, target), rules, commandTimeout);
-            return new DefaultCacheTemplate<>(name, backend, strategy, drainTimeout);
+            return new DefaultCacheTemplate<>(name, backend, strategy, drainTimeout, poolCustomizer);
         }
 
         /**

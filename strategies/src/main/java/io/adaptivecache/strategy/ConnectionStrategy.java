@@ -26,9 +26,22 @@ public interface ConnectionStrategy<C> extends AutoCloseable {
      * @throws IllegalStateException if POOLED is asked for and commons-pool2 is not on the classpath
      */
     static <C> ConnectionStrategy<C> open(StrategySpec spec, ConnectionFactory<C> factory) {
+        return open(spec, factory, PoolConfigCustomizer.NONE);
+    }
+
+    /**
+     * Builds a strategy and opens its connections, letting a customizer adjust the pool of a
+     * POOLED strategy.
+     * @param spec what to build
+     * @param factory the backend's connections
+     * @param poolCustomizer adjusts the commons-pool2 configuration (POOLED only)
+     * @param <C> the native connection type
+     * @return the open strategy
+     */
+    static <C> ConnectionStrategy<C> open(StrategySpec spec, ConnectionFactory<C> factory, PoolConfigCustomizer poolCustomizer) {
         return switch (spec.type()) {
             case SINGLE, MULTI -> new SharedConnectionStrategy<>(spec, factory);
-            case POOLED -> PooledConnectionStrategy.open(spec, factory);
+            case POOLED -> PooledConnectionStrategy.open(spec, factory, poolCustomizer);
         };
     }
 

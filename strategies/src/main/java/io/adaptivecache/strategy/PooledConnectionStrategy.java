@@ -34,7 +34,7 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
     private final LongAdder borrows = new LongAdder();
     private final LongAdder borrowWaitNanos = new LongAdder();
 
-    private PooledConnectionStrategy(StrategySpec spec, ConnectionFactory<C> factory) {
+    private PooledConnectionStrategy(StrategySpec spec, ConnectionFactory<C> factory, PoolConfigCustomizer customizer) {
         super(spec, factory);
         PoolSettings settings = spec.pool();
         GenericObjectPoolConfig<Lease<C>> config = new GenericObjectPoolConfig<>();
@@ -45,18 +45,19 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
         config.setBlockWhenExhausted(true);
         config.setTestOnBorrow(true); // ConnectionFactory.isUsable is cheap by contract
         config.setJmxEnabled(false);
+        customizer.customize(config);
         this.pool = new GenericObjectPool<>(new LeaseFactory(), config);
         this.maxWaitMillis = settings.maxWait().toMillis();
     }
 
-    static <C> PooledConnectionStrategy<C> open(StrategySpec spec, ConnectionFactory<C> factory) {
+    static <C> PooledConnectionStrategy<C> open(StrategySpec spec, ConnectionFactory<C> factory, PoolConfigCustomizer customizer) {
         try {
             Class.forName(POOL_CLASS, false, PooledConnectionStrategy.class.getClassLoader());
         }
         catch (ClassNotFoundException ex) {
             throw new IllegalStateException("The POOLED strategy needs org.apache.commons:commons-pool2 on the classpath", ex);
         }
-        PooledConnectionStrategy<C> strategy = new PooledConnectionStrategy<>(spec, factory);
+        PooledConnectionStrategy<C> strategy = new PooledConnectionStrategy<>(spec, factory, customizer);
         try {
             strategy.pool.addObjects(Math.max(1, Math.min(spec.pool().minIdle(), spec.pool().maxIdle())));
         }

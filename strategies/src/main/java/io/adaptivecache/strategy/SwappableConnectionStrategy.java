@@ -39,6 +39,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     private final ConnectionCounter<C> factory;
     private final ExceptionTranslator translator;
     private final Duration drainTimeout;
+    private final PoolConfigCustomizer poolCustomizer;
     private final ReentrantLock switchLock = new ReentrantLock();
     private volatile ConnectionStrategy<C> active;
     private volatile boolean closed;
@@ -51,6 +52,19 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      */
     public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
             Duration drainTimeout) {
+        this(factory, translator, drainTimeout, PoolConfigCustomizer.NONE);
+    }
+
+    /**
+     * Creates an instance that is not started yet.
+     * @param factory the backend's connections
+     * @param translator turns the backend's exceptions into cache exceptions
+     * @param drainTimeout longest wait for a retired strategy's calls to finish before closing it
+     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
+     */
+    public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
+            Duration drainTimeout, PoolConfigCustomizer poolCustomizer) {
+        this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
         this.factory = new ConnectionCounter<>(Objects.requireNonNull(factory, "factory"));
         this.translator = Objects.requireNonNull(translator, "translator");
         this.drainTimeout = Objects.requireNonNull(drainTimeout, "drainTimeout");
@@ -67,7 +81,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             if (closed || active != null) {
                 throw new IllegalStateException(closed ? "Already closed" : "Already started with " + active.spec());
             }
-            active = ConnectionStrategy.open(spec, factory);
+            active = ConnectionStrategy.open(spec, factory, poolCustomizer);
             logger.debug("Opened {} to {}", spec, factory.describe());
         }
         finally {
@@ -160,7 +174,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
                 return new SwitchReport(spec, spec, Duration.ZERO, Duration.ZERO, true);
             }
             long started = System.nanoTime();
-            ConnectionStrategy<C> fresh = ConnectionStrategy.open(spec, factory);
+            ConnectionStrategy<C> fresh = ConnectionStrategy.open(spec, factory, poolCustomizer);
             long warmed = System.nanoTime();
             active = fresh;
             boolean clean = drainAndClose(old);

@@ -69,4 +69,20 @@ class PooledConnectionStrategyTests {
         pool.close();
         assertThat(connections.openCount()).isZero();
     }
+
+    @Test
+    void aPoolCustomizerShouldSeeTheBoundsAndHaveTheLastWord() {
+        List<Integer> seenMaxTotal = new ArrayList<>();
+        PoolConfigCustomizer customizer = config -> {
+            seenMaxTotal.add(config.getMaxTotal());
+            config.setMaxTotal(1);
+        };
+        try (ConnectionStrategy<FakeConnections.Connection> pool = ConnectionStrategy
+                .open(StrategySpec.pooled(new PoolSettings(4, 4, 0, Duration.ofMillis(20))), connections, customizer)) {
+            pool.tryAcquire();
+
+            assertThat(seenMaxTotal).containsExactly(4);
+            assertThatThrownBy(pool::tryAcquire).isInstanceOf(CacheTimeoutException.class);
+        }
+    }
 }

@@ -1,0 +1,22 @@
+package io.adaptivecache.strategy;
+
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+
+/**
+ * Adjusts the commons-pool2 configuration of every POOLED strategy a template opens, after
+ * the bounds from {@link PoolSettings} are applied (for example eviction of idle connections,
+ * or fairness). Only called when commons-pool2 is on the classpath.
+ */
+@FunctionalInterface
+public interface PoolConfigCustomizer {
+
+    /** Leaves the configuration as it is. */
+    PoolConfigCustomizer NONE = config -> {
+    };
+
+    /**
+     * Adjusts the configuration.
+     * @param config the pool's configuration, already holding max-total, max-idle, min-idle and max-wait
+     */
+    void customize(GenericObjectPoolConfig<?> config);
+}
