@@ -31,6 +31,25 @@ public final class RedisServer extends ServerProcess {
         return Integer.parseInt(info("clients", "connected_clients")) - 1;
     }
 
+    /** The names (CLIENT SETNAME) of the connected clients that have one. */
+    public java.util.List<String> clientNames() {
+        try {
+            String reply = exchange("CLIENT LIST\r\n", ServerProcess::isCompleteBulkReply);
+            java.util.List<String> names = new java.util.ArrayList<>();
+            for (String line : reply.split("\r?\n")) {
+                for (String field : line.split(" ")) {
+                    if (field.startsWith("name=") && field.length() > 5) {
+                        names.add(field.substring(5));
+                    }
+                }
+            }
+            return names;
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Cannot read CLIENT LIST from " + address(), ex);
+        }
+    }
+
     /** One field of {@code INFO section}. */
     public String info(String section, String field) {
         try {

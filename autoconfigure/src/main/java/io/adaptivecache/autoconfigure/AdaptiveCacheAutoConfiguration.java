@@ -1,0 +1,38 @@
+package io.adaptivecache.autoconfigure;
+
+import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * {@link CacheTemplate} beans for Redis and memcached, configured by {@code adaptive-cache.*}.
+ *
+ * <p>Each backend is created when its client library is on the classpath and
+ * {@code adaptive-cache.<backend>.enabled} is not {@code false}. The beans are named
+ * {@value #REDIS_TEMPLATE} and {@value #MEMCACHED_TEMPLATE}; inject one with
+ * {@code @Qualifier("redisCacheTemplate") CacheTemplate cache}, or without a qualifier when it
+ * is the only one. Define a bean of the same name to replace it. Connections open when the
+ * context starts ({@link CacheTemplatesLifecycle}).
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(AdaptiveCacheProperties.class)
+@Import({ RedisCacheTemplateConfiguration.class, MemcachedCacheTemplateConfiguration.class })
+public final class AdaptiveCacheAutoConfiguration {
+
+    /** Name of the Redis template bean, usable as a qualifier. */
+    public static final String REDIS_TEMPLATE = "redisCacheTemplate";
+
+    /** Name of the memcached template bean, usable as a qualifier. */
+    public static final String MEMCACHED_TEMPLATE = "memcachedCacheTemplate";
+
+    @Bean
+    @ConditionalOnMissingBean
+    CacheTemplatesLifecycle adaptiveCacheTemplatesLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates) {
+        return new CacheTemplatesLifecycle(templates);
+    }
+}

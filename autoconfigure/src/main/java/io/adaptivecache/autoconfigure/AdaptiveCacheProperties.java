@@ -1,0 +1,594 @@
+package io.adaptivecache.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.adaptivecache.memcached.MemcachedProtocol;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategyType;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration properties for adaptive-cache.
+ */
+@ConfigurationProperties("adaptive-cache")
+public class AdaptiveCacheProperties {
+
+    /** Redis backend. */
+    private final Redis redis = new Redis();
+
+    /** Memcached backend. */
+    private final Memcached memcached = new Memcached();
+
+    /** Spring Cache support. */
+    private final Cache cache = new Cache();
+
+    public Redis getRedis() {
+        return this.redis;
+    }
+
+    public Memcached getMemcached() {
+        return this.memcached;
+    }
+
+    public Cache getCache() {
+        return this.cache;
+    }
+
+    /** How a template shares its connections among callers. */
+    public static class Strategy {
+
+        /** Connection strategy: single (one shared connection), multi (N shared connections) or pooled. */
+        private StrategyType type = StrategyType.MULTI;
+
+        /** Settings of the multi strategy. */
+        private final Multi multi = new Multi();
+
+        /** Settings of the pooled strategy. */
+        private final Pool pool = new Pool();
+
+        public StrategyType getType() {
+            return this.type;
+        }
+
+        public void setType(StrategyType type) {
+            this.type = type;
+        }
+
+        public Multi getMulti() {
+            return this.multi;
+        }
+
+        public Pool getPool() {
+            return this.pool;
+        }
+    }
+
+    /** Settings of the multi strategy. */
+    public static class Multi {
+
+        /** Number of shared connections. Defaults to the number of available processors. */
+        private Integer connections;
+
+        /** How each call picks one of the shared connections. */
+        private SelectorType selector = SelectorType.ROUND_ROBIN;
+
+        public Integer getConnections() {
+            return this.connections;
+        }
+
+        public void setConnections(Integer connections) {
+            this.connections = connections;
+        }
+
+        public SelectorType getSelector() {
+            return this.selector;
+        }
+
+        public void setSelector(SelectorType selector) {
+            this.selector = selector;
+        }
+    }
+
+    /** Settings of the pooled strategy. */
+    public static class Pool {
+
+        /** Maximum number of connections open at once; callers beyond it wait. */
+        private int maxTotal = 8;
+
+        /** Maximum number of idle connections kept open. */
+        private int maxIdle = 8;
+
+        /** Number of idle connections opened up front and kept open. */
+        private int minIdle = 0;
+
+        /** Maximum time a caller waits for a free connection before failing with a timeout. */
+        private Duration maxWait = Duration.ofMillis(200);
+
+        public int getMaxTotal() {
+            return this.maxTotal;
+        }
+
+        public void setMaxTotal(int maxTotal) {
+            this.maxTotal = maxTotal;
+        }
+
+        public int getMaxIdle() {
+            return this.maxIdle;
+        }
+
+        public void setMaxIdle(int maxIdle) {
+            this.maxIdle = maxIdle;
+        }
+
+        public int getMinIdle() {
+            return this.minIdle;
+        }
+
+        public void setMinIdle(int minIdle) {
+            this.minIdle = minIdle;
+        }
+
+        public Duration getMaxWait() {
+            return this.maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+        }
+    }
+
+    /** Redis backend, over lettuce-core. */
+    public static class Redis {
+
+        /** Whether to create the Redis cache template. */
+        private boolean enabled = true;
+
+        /** Redis URL, such as redis://user:password@example.com:6379/0 or rediss:// for TLS. Overrides host, port, username, password, database and ssl. */
+        private String url;
+
+        /** Redis server host. Defaults to localhost, or to spring.data.redis.* when no adaptive-cache.redis connection setting is given. */
+        private String host;
+
+        /** Redis server port. Defaults to 6379. */
+        private Integer port;
+
+        /** Login username of the Redis server. */
+        private String username;
+
+        /** Login password of the Redis server. */
+        private String password;
+
+        /** Database index. Defaults to 0. */
+        private Integer database;
+
+        /** Whether to connect with TLS. */
+        private Boolean ssl;
+
+        /** Client name set on each connection with CLIENT SETNAME. */
+        private String clientName;
+
+        /** Command timeout, enforced by Lettuce's own timer. */
+        private Duration timeout = Duration.ofSeconds(1);
+
+        /** Connection timeout. */
+        private Duration connectTimeout = Duration.ofSeconds(2);
+
+        /** Maximum commands queued or in flight per connection; more fail at once. */
+        private int requestQueueSize = 8192;
+
+        /** Longest key accepted, in UTF-8 bytes. */
+        private DataSize maxKeySize = DataSize.ofKilobytes(16);
+
+        /** Largest value accepted. */
+        private DataSize maxValueSize = DataSize.ofMegabytes(512);
+
+        /** Longest wait for a replaced strategy's calls to finish before its connections close; keep it above the timeout. */
+        private Duration drainTimeout = Duration.ofSeconds(3);
+
+        /** Connection strategy. */
+        @NestedConfigurationProperty
+        private final Strategy strategy = new Strategy();
+
+        /** Whether any connection setting of adaptive-cache.redis is given (otherwise spring.data.redis.* is used when present). */
+        boolean hasConnectionSettings() {
+            return this.url != null || this.host != null || this.port != null || this.username != null
+                    || this.password != null || this.database != null || this.ssl != null || this.clientName != null;
+        }
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getUrl() {
+            return this.url;
+        }
+
+        public void setUrl(String url) {
+            this.url = url;
+        }
+
+        public String getHost() {
+            return this.host;
+        }
+
+        public void setHost(String host) {
+            this.host = host;
+        }
+
+        public Integer getPort() {
+            return this.port;
+        }
+
+        public void setPort(Integer port) {
+            this.port = port;
+        }
+
+        public String getUsername() {
+            return this.username;
+        }
+
+        public void setUsername(String username) {
+            this.username = username;
+        }
+
+        public String getPassword() {
+            return this.password;
+        }
+
+        public void setPassword(String password) {
+            this.password = password;
+        }
+
+        public Integer getDatabase() {
+            return this.database;
+        }
+
+        public void setDatabase(Integer database) {
+            this.database = database;
+        }
+
+        public Boolean getSsl() {
+            return this.ssl;
+        }
+
+        public void setSsl(Boolean ssl) {
+            this.ssl = ssl;
+        }
+
+        public String getClientName() {
+            return this.clientName;
+        }
+
+        public void setClientName(String clientName) {
+            this.clientName = clientName;
+        }
+
+        public Duration getTimeout() {
+            return this.timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        public Duration getConnectTimeout() {
+            return this.connectTimeout;
+        }
+
+        public void setConnectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+        }
+
+        public int getRequestQueueSize() {
+            return this.requestQueueSize;
+        }
+
+        public void setRequestQueueSize(int requestQueueSize) {
+            this.requestQueueSize = requestQueueSize;
+        }
+
+        public DataSize getMaxKeySize() {
+            return this.maxKeySize;
+        }
+
+        public void setMaxKeySize(DataSize maxKeySize) {
+            this.maxKeySize = maxKeySize;
+        }
+
+        public DataSize getMaxValueSize() {
+            return this.maxValueSize;
+        }
+
+        public void setMaxValueSize(DataSize maxValueSize) {
+            this.maxValueSize = maxValueSize;
+        }
+
+        public Duration getDrainTimeout() {
+            return this.drainTimeout;
+        }
+
+        public void setDrainTimeout(Duration drainTimeout) {
+            this.drainTimeout = drainTimeout;
+        }
+
+        public Strategy getStrategy() {
+            return this.strategy;
+        }
+    }
+
+    /** Memcached backend, over spymemcached. */
+    public static class Memcached {
+
+        /** Whether to create the memcached cache template. */
+        private boolean enabled = true;
+
+        /** Servers as host:port or host:port:weight; keys are spread by ketama consistent hashing, in proportion to the weights. */
+        private List<String> servers = new ArrayList<>(List.of("localhost:11211"));
+
+        /** Wire protocol. Binary is faster here and needed for SASL; over text, any server error reply makes spymemcached reconnect. */
+        private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
+
+        /** SASL username (binary protocol only). */
+        private String username;
+
+        /** SASL password. */
+        private String password;
+
+        /** Operation timeout. */
+        private Duration operationTimeout = Duration.ofSeconds(1);
+
+        /** Connection timeout of a new client. */
+        private Duration connectTimeout = Duration.ofSeconds(2);
+
+        /** Longest pause between reconnection attempts to a server that went away, in whole seconds. */
+        private Duration maxReconnectDelay = Duration.ofSeconds(2);
+
+        /** Maximum operations waiting per client; more fail at once instead of blocking the caller. */
+        private int operationQueueSize = 8192;
+
+        /** The servers' item size limit (memcached -I); values are limited to this less room for the item header. */
+        private DataSize itemSizeMax = DataSize.ofMegabytes(1);
+
+        /** Longest wait for a replaced strategy's calls to finish before its clients close; keep it above the operation timeout. */
+        private Duration drainTimeout = Duration.ofSeconds(3);
+
+        /** Connection strategy; one connection is one spymemcached client. */
+        @NestedConfigurationProperty
+        private final Strategy strategy = new Strategy();
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public List<String> getServers() {
+            return this.servers;
+        }
+
+        public void setServers(List<String> servers) {
+            this.servers = servers;
+        }
+
+        public MemcachedProtocol getProtocol() {
+            return this.protocol;
+        }
+
+        public void setProtocol(MemcachedProtocol protocol) {
+            this.protocol = protocol;
+        }
+
+        public String getUsername() {
+            return this.username;
+        }
+
+        public void setUsername(String username) {
+            this.username = username;
+        }
+
+        public String getPassword() {
+            return this.password;
+        }
+
+        public void setPassword(String password) {
+            this.password = password;
+        }
+
+        public Duration getOperationTimeout() {
+            return this.operationTimeout;
+        }
+
+        public void setOperationTimeout(Duration operationTimeout) {
+            this.operationTimeout = operationTimeout;
+        }
+
+        public Duration getConnectTimeout() {
+            return this.connectTimeout;
+        }
+
+        public void setConnectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+        }
+
+        public Duration getMaxReconnectDelay() {
+            return this.maxReconnectDelay;
+        }
+
+        public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+            this.maxReconnectDelay = maxReconnectDelay;
+        }
+
+        public int getOperationQueueSize() {
+            return this.operationQueueSize;
+        }
+
+        public void setOperationQueueSize(int operationQueueSize) {
+            this.operationQueueSize = operationQueueSize;
+        }
+
+        public DataSize getItemSizeMax() {
+            return this.itemSizeMax;
+        }
+
+        public void setItemSizeMax(DataSize itemSizeMax) {
+            this.itemSizeMax = itemSizeMax;
+        }
+
+        public Duration getDrainTimeout() {
+            return this.drainTimeout;
+        }
+
+        public void setDrainTimeout(Duration drainTimeout) {
+            this.drainTimeout = drainTimeout;
+        }
+
+        public Strategy getStrategy() {
+            return this.strategy;
+        }
+    }
+
+    /** Which backend a Spring cache stores its entries in. */
+    public enum Backend {
+
+        /** The Redis cache template. */
+        REDIS,
+
+        /** The memcached cache template. */
+        MEMCACHED
+    }
+
+    /** How cached values are turned into bytes. */
+    public enum Serializer {
+
+        /** JSON through Jackson, with the value's class recorded beside it. */
+        JSON,
+
+        /** Java serialization; values must be Serializable. */
+        JDK
+    }
+
+    /** What a cache operation does when the backend fails. */
+    public enum OnError {
+
+        /** Reads are misses and writes are skipped; failures are counted and logged once per burst. */
+        DEGRADE,
+
+        /** The exception reaches the caller. */
+        RETHROW
+    }
+
+    /** Spring Cache ({@code @Cacheable} and friends) over the cache templates. */
+    public static class Cache {
+
+        /** Whether to provide a CacheManager over the cache templates when caching is enabled. */
+        private boolean enabled = true;
+
+        /** Backend of caches not listed under backends. Defaults to redis when its template exists, else memcached. */
+        private Backend backend;
+
+        /** Backend per cache name, overriding the default backend. */
+        private Map<String, Backend> backends = new LinkedHashMap<>();
+
+        /** Time to live of entries of caches not listed under ttl; zero means no expiry. */
+        private Duration defaultTtl = Duration.ofMinutes(10);
+
+        /** Time to live per cache name. */
+        private Map<String, Duration> ttl = new LinkedHashMap<>();
+
+        /** Prefix of every key, to share a server between applications. */
+        private String keyPrefix = "";
+
+        /** How values are serialized. */
+        private Serializer serializer = Serializer.JSON;
+
+        /** Whether to cache null values. */
+        private boolean allowNullValues = true;
+
+        /** What a cache operation does when the backend fails. */
+        private OnError onError = OnError.DEGRADE;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Backend getBackend() {
+            return this.backend;
+        }
+
+        public void setBackend(Backend backend) {
+            this.backend = backend;
+        }
+
+        public Map<String, Backend> getBackends() {
+            return this.backends;
+        }
+
+        public void setBackends(Map<String, Backend> backends) {
+            this.backends = backends;
+        }
+
+        public Duration getDefaultTtl() {
+            return this.defaultTtl;
+        }
+
+        public void setDefaultTtl(Duration defaultTtl) {
+            this.defaultTtl = defaultTtl;
+        }
+
+        public Map<String, Duration> getTtl() {
+            return this.ttl;
+        }
+
+        public void setTtl(Map<String, Duration> ttl) {
+            this.ttl = ttl;
+        }
+
+        public String getKeyPrefix() {
+            return this.keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public Serializer getSerializer() {
+            return this.serializer;
+        }
+
+        public void setSerializer(Serializer serializer) {
+            this.serializer = serializer;
+        }
+
+        public boolean isAllowNullValues() {
+            return this.allowNullValues;
+        }
+
+        public void setAllowNullValues(boolean allowNullValues) {
+            this.allowNullValues = allowNullValues;
+        }
+
+        public OnError getOnError() {
+            return this.onError;
+        }
+
+        public void setOnError(OnError onError) {
+            this.onError = onError;
+        }
+    }
+}

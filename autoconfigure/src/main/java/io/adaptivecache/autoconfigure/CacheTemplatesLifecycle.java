@@ -1,0 +1,60 @@
+package io.adaptivecache.autoconfigure;
+
+import java.util.List;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Opens every {@link DefaultCacheTemplate} bean's connections when the context starts (not
+ * when the bean is created, so building the context does no I/O) and drains and closes them
+ * when it stops. Its phase is lower than the web server's, so the caches are up before requests
+ * arrive and close only after the web server's graceful shutdown has let requests finish.
+ */
+public class CacheTemplatesLifecycle implements SmartLifecycle {
+
+    /** Starts before, and stops after, the web server (whose phases are DEFAULT_PHASE - 2048 and - 1024). */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+    private final ObjectProvider<DefaultCacheTemplate<?>> templates;
+    private volatile boolean running;
+
+    /**
+     * Creates the lifecycle.
+     * @param templates the template beans, read when the context starts
+     */
+    public CacheTemplatesLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates) {
+        this.templates = templates;
+    }
+
+    @Override
+    public void start() {
+        for (DefaultCacheTemplate<?> template : current()) {
+            if (!template.isRunning()) {
+                template.start();
+            }
+        }
+        this.running = true;
+    }
+
+    @Override
+    public void stop() {
+        this.running = false;
+        current().forEach(DefaultCacheTemplate::close);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    private List<DefaultCacheTemplate<?>> current() {
+        return this.templates.orderedStream().toList();
+    }
+}

@@ -1,0 +1,76 @@
+package io.adaptivecache.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.memcached.MemcachedCacheTemplates;
+import io.adaptivecache.memcached.MemcachedProtocol;
+import io.adaptivecache.memcached.MemcachedServerAddress;
+import net.spy.memcached.MemcachedClient;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The memcached template, when spymemcached is present. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(MemcachedClient.class)
+@ConditionalOnBooleanProperty(name = "adaptive-cache.memcached.enabled", matchIfMissing = true)
+class MemcachedCacheTemplateConfiguration {
+
+    private static final String PREFIX = "adaptive-cache.memcached";
+
+    @Bean(AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
+    @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
+    DefaultCacheTemplate<MemcachedClient> memcachedCacheTemplate(AdaptiveCacheProperties properties,
+            ObjectProvider<MemcachedConnectionFactoryCustomizer> factoryCustomizers,
+            ObjectProvider<CachePoolCustomizer> poolCustomizers) {
+        AdaptiveCacheProperties.Memcached memcached = properties.getMemcached();
+        MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().name("memcached")
+                .servers(servers(memcached.getServers())).protocol(memcached.getProtocol())
+                .strategy(StrategySpecs.from(PREFIX, memcached.getStrategy()))
+                .poolConfig(PoolCustomizers.forTemplate("memcached", poolCustomizers))
+                .connectionFactory(factory -> factoryCustomizers.orderedStream().forEach(customizer -> customizer.customize(factory)));
+        RedisCacheTemplateConfiguration.positive(PREFIX + ".operation-timeout", memcached.getOperationTimeout(),
+                builder::operationTimeout);
+        RedisCacheTemplateConfiguration.positive(PREFIX + ".connect-timeout", memcached.getConnectTimeout(), builder::connectTimeout);
+        RedisCacheTemplateConfiguration.positive(PREFIX + ".drain-timeout", memcached.getDrainTimeout(), builder::drainTimeout);
+        StrategySpecs.property(PREFIX + ".max-reconnect-delay", memcached.getMaxReconnectDelay(), "it must be at least 1s",
+                () -> builder.maxReconnectDelay(memcached.getMaxReconnectDelay()));
+        StrategySpecs.property(PREFIX + ".operation-queue-size", memcached.getOperationQueueSize(), "it must be at least 1",
+                () -> builder.operationQueueSize(memcached.getOperationQueueSize()));
+        int itemSizeMax = RedisCacheTemplateConfiguration.bytes(PREFIX + ".item-size-max", memcached.getItemSizeMax());
+        StrategySpecs.property(PREFIX + ".item-size-max", memcached.getItemSizeMax(), "it must be at least 1KB",
+                () -> builder.itemSizeMax(itemSizeMax));
+        if (memcached.getUsername() != null) {
+            if (memcached.getProtocol() != MemcachedProtocol.BINARY) {
+                throw new InvalidAdaptiveCachePropertyException(PREFIX + ".protocol", memcached.getProtocol(),
+                        "SASL authentication (" + PREFIX + ".username) needs the binary protocol");
+            }
+            builder.credentials(memcached.getUsername(), memcached.getPassword() != null ? memcached.getPassword() : "");
+        }
+        return builder.build();
+    }
+
+    private static List<MemcachedServerAddress> servers(List<String> servers) {
+        if (servers == null || servers.isEmpty()) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".servers", servers,
+                    "it must list at least one server as host:port or host:port:weight");
+        }
+        List<MemcachedServerAddress> addresses = new ArrayList<>();
+        for (int i = 0; i < servers.size(); i++) {
+            String entry = servers.get(i).trim();
+            try {
+                addresses.add(MemcachedServerAddress.parse(entry));
+            }
+            catch (IllegalArgumentException ex) {
+                throw new InvalidAdaptiveCachePropertyException(PREFIX + ".servers[" + i + "]", entry,
+                        "it must be host:port or host:port:weight with a port from 1 to 65535 and a weight of at least 1");
+            }
+        }
+        return addresses;
+    }
+}

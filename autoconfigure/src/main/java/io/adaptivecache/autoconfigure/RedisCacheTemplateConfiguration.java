@@ -1,0 +1,136 @@
+package io.adaptivecache.autoconfigure;
+
+import java.time.Duration;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.redis.RedisCacheTemplates;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.util.unit.DataSize;
+
+/** The Redis template, when lettuce-core is present. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(RedisClient.class)
+@ConditionalOnBooleanProperty(name = "adaptive-cache.redis.enabled", matchIfMissing = true)
+class RedisCacheTemplateConfiguration {
+
+    private static final String PREFIX = "adaptive-cache.redis";
+
+    @Bean(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
+    @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
+    DefaultCacheTemplate<StatefulRedisConnection<String, byte[]>> redisCacheTemplate(AdaptiveCacheProperties properties,
+            Environment environment, ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
+            ObjectProvider<RedisClientResourcesCustomizer> resourcesCustomizers,
+            ObjectProvider<CachePoolCustomizer> poolCustomizers) {
+        AdaptiveCacheProperties.Redis redis = properties.getRedis();
+        RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().name("redis")
+                .uri(redisUri(redis, Binder.get(environment)))
+                .strategy(StrategySpecs.from(PREFIX, redis.getStrategy()))
+                .poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers))
+                .clientOptions(options -> optionsCustomizers.orderedStream().forEach(customizer -> customizer.customize(options)))
+                .clientResources(resources -> resourcesCustomizers.orderedStream()
+                        .forEach(customizer -> customizer.customize(resources)));
+        positive(PREFIX + ".timeout", redis.getTimeout(), builder::commandTimeout);
+        positive(PREFIX + ".connect-timeout", redis.getConnectTimeout(), builder::connectTimeout);
+        positive(PREFIX + ".drain-timeout", redis.getDrainTimeout(), builder::drainTimeout);
+        StrategySpecs.property(PREFIX + ".request-queue-size", redis.getRequestQueueSize(), "it must be at least 1",
+                () -> builder.requestQueueSize(redis.getRequestQueueSize()));
+        builder.maxKeyBytes(bytes(PREFIX + ".max-key-size", redis.getMaxKeySize()));
+        builder.maxValueBytes(bytes(PREFIX + ".max-value-size", redis.getMaxValueSize()));
+        return builder.build();
+    }
+
+    /**
+     * The URL wins; then host, port and the rest; when none of those is given and the
+     * application configures Spring Data Redis, its {@code spring.data.redis.*} settings.
+     */
+    static RedisURI redisUri(AdaptiveCacheProperties.Redis redis, Binder binder) {
+        if (redis.getUrl() != null) {
+            RedisURI uri = parseUrl(PREFIX + ".url", redis.getUrl());
+            if (redis.getClientName() != null) {
+                uri.setClientName(redis.getClientName());
+            }
+            return uri;
+        }
+        if (!redis.hasConnectionSettings()) {
+            String springUrl = binder.bind("spring.data.redis.url", String.class).orElse(null);
+            if (springUrl != null) {
+                return parseUrl("spring.data.redis.url", springUrl);
+            }
+            String springHost = binder.bind("spring.data.redis.host", String.class).orElse(null);
+            Integer springPort = binder.bind("spring.data.redis.port", Integer.class).orElse(null);
+            if (springHost != null || springPort != null) {
+                return build(springHost, springPort, binder.bind("spring.data.redis.username", String.class).orElse(null),
+                        binder.bind("spring.data.redis.password", String.class).orElse(null),
+                        binder.bind("spring.data.redis.database", Integer.class).orElse(null),
+                        binder.bind("spring.data.redis.ssl.enabled", Boolean.class).orElse(null),
+                        binder.bind("spring.data.redis.client-name", String.class).orElse(null));
+            }
+        }
+        return build(redis.getHost(), redis.getPort(), redis.getUsername(), redis.getPassword(), redis.getDatabase(),
+                redis.getSsl(), redis.getClientName());
+    }
+
+    private static RedisURI build(String host, Integer port, String username, String password, Integer database, Boolean ssl,
+            String clientName) {
+        int resolvedPort = port != null ? port : RedisURI.DEFAULT_REDIS_PORT;
+        if (resolvedPort < 1 || resolvedPort > 65535) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".port", resolvedPort, "it must be between 1 and 65535");
+        }
+        if (database != null && database < 0) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".database", database, "it must be 0 or more");
+        }
+        RedisURI.Builder uri = RedisURI.builder().withHost(host != null ? host : "localhost").withPort(resolvedPort)
+                .withDatabase(database != null ? database : 0).withSsl(Boolean.TRUE.equals(ssl));
+        if (password != null) {
+            if (username != null) {
+                uri.withAuthentication(username, password);
+            }
+            else {
+                uri.withPassword(password.toCharArray());
+            }
+        }
+        if (clientName != null) {
+            uri.withClientName(clientName);
+        }
+        return uri.build();
+    }
+
+    private static RedisURI parseUrl(String property, String url) {
+        try {
+            RedisURI uri = RedisURI.create(url);
+            if (uri.getHost() == null || uri.getHost().isBlank()) {
+                throw new IllegalArgumentException("no host");
+            }
+            return uri;
+        }
+        catch (RuntimeException ex) {
+            throw new InvalidAdaptiveCachePropertyException(property, url,
+                    "it must be a Redis URL such as redis://[user:password@]host:port[/database] or rediss://... for TLS ("
+                            + ex.getMessage() + ")");
+        }
+    }
+
+    static void positive(String property, Duration value, java.util.function.Consumer<Duration> setter) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a positive duration, such as 500ms or 2s");
+        }
+        setter.accept(value);
+    }
+
+    static int bytes(String property, DataSize size) {
+        if (size == null || size.toBytes() < 1 || size.toBytes() > Integer.MAX_VALUE) {
+            throw new InvalidAdaptiveCachePropertyException(property, size, "it must be between 1B and 2GB");
+        }
+        return (int) size.toBytes();
+    }
+}

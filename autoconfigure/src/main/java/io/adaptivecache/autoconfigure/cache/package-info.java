@@ -1,0 +1,2 @@
+/** Auto-configuration of Spring Cache over adaptive-cache templates. */
+package io.adaptivecache.autoconfigure.cache;

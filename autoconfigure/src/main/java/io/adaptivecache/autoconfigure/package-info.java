@@ -1,0 +1,6 @@
+/**
+ * Spring Boot auto-configuration for adaptive-cache: {@link io.adaptivecache.CacheTemplate}
+ * beans for Redis and memcached from {@code adaptive-cache.*} properties, customizers, lifecycle
+ * and startup failure analysis.
+ */
+package io.adaptivecache.autoconfigure;

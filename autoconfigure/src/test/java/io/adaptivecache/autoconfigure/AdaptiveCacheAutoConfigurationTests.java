@@ -1,0 +1,229 @@
+package io.adaptivecache.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.memcached.MemcachedCacheTemplates;
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.MemcachedServerExtension;
+import io.adaptivecache.testservers.RedisServerExtension;
+import io.lettuce.core.RedisClient;
+import net.spy.memcached.MemcachedClient;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every condition of the auto-configuration, with templates connecting to real test servers. */
+class AdaptiveCacheAutoConfigurationTests {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    @RegisterExtension
+    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class))
+            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(),
+                    "adaptive-cache.memcached.servers=" + memcached.addresses());
+
+    @Test
+    void defaultsShouldGiveBothTemplatesRunningWithMultiStrategies() {
+        this.contextRunner.run(context -> {
+            assertThat(context).hasBean("redisCacheTemplate").hasBean("memcachedCacheTemplate");
+            assertThat(context.getBeansOfType(CacheTemplate.class)).hasSize(2);
+            DefaultCacheTemplate<?> redisTemplate = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            assertThat(redisTemplate.isRunning()).isTrue();
+            assertThat(redisTemplate.activeStrategy()).isEqualTo(StrategySpec.multi());
+            assertThat(redisTemplate.name()).isEqualTo("redis");
+            DefaultCacheTemplate<?> memcachedTemplate = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+            assertThat(memcachedTemplate.activeStrategy()).isEqualTo(StrategySpec.multi());
+            redisTemplate.set("auto:k", new byte[] {1}, Duration.ZERO);
+            assertThat(redisTemplate.get("auto:k")).containsExactly(1);
+        });
+    }
+
+    @Test
+    void theOnlyTemplateShouldBeInjectableWithoutAQualifier() {
+        this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false").run(context -> {
+            assertThat(context).hasSingleBean(CacheTemplate.class).doesNotHaveBean("memcachedCacheTemplate");
+            assertThat(context.getBean(CacheTemplate.class).name()).isEqualTo("redis");
+        });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.enabled=false").run(context -> {
+            assertThat(context).hasSingleBean(CacheTemplate.class);
+            assertThat(context.getBean(CacheTemplate.class).name()).isEqualTo("memcached");
+        });
+    }
+
+    @Test
+    void eachPropertyShouldReachTheTemplate() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=pooled",
+                "adaptive-cache.redis.strategy.pool.max-total=3", "adaptive-cache.redis.strategy.pool.max-idle=2",
+                "adaptive-cache.redis.strategy.pool.min-idle=1", "adaptive-cache.redis.strategy.pool.max-wait=750ms",
+                "adaptive-cache.redis.max-key-size=32B", "adaptive-cache.redis.max-value-size=1KB",
+                "adaptive-cache.memcached.strategy.type=multi", "adaptive-cache.memcached.strategy.multi.connections=3",
+                "adaptive-cache.memcached.strategy.multi.selector=thread-affinity", "adaptive-cache.memcached.protocol=text",
+                "adaptive-cache.memcached.item-size-max=64KB").run(context -> {
+                    DefaultCacheTemplate<?> redisTemplate = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    assertThat(redisTemplate.activeStrategy())
+                            .isEqualTo(StrategySpec.pooled(new PoolSettings(3, 2, 1, Duration.ofMillis(750))));
+                    assertThat(redisTemplate.inputRules().maxKeyBytes()).isEqualTo(32);
+                    assertThat(redisTemplate.inputRules().maxValueBytes()).isEqualTo(1024);
+                    DefaultCacheTemplate<?> memcachedTemplate = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+                    assertThat(memcachedTemplate.activeStrategy()).isEqualTo(StrategySpec.multi(3, SelectorType.THREAD_AFFINITY));
+                    assertThat(memcachedTemplate.openConnections()).isEqualTo(3);
+                    assertThat(memcachedTemplate.inputRules().maxValueBytes()).isEqualTo(64 * 1024 - 512);
+                });
+    }
+
+    @Test
+    void redisShouldFallBackToSpringDataRedisSettingsWhenItHasNoneOfItsOwn() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class))
+                .withPropertyValues("adaptive-cache.memcached.enabled=false", "spring.data.redis.host=127.0.0.1",
+                        "spring.data.redis.port=" + redis.server().port(), "spring.data.redis.client-name=from-spring-data")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    context.getBean(CacheTemplate.class).set("spring-data:k", new byte[] {7}, Duration.ZERO);
+                    assertThat(redis.server().clientNames()).contains("from-spring-data");
+                });
+    }
+
+    @Test
+    void ownRedisSettingsShouldWinOverSpringDataRedis() {
+        this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "spring.data.redis.port=1",
+                "adaptive-cache.redis.client-name=own").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(redis.server().clientNames()).contains("own");
+                });
+    }
+
+    @Test
+    void aUserTemplateShouldReplaceTheAutoConfiguredOne() {
+        this.contextRunner.withUserConfiguration(UserTemplateConfiguration.class).run(context -> {
+            DefaultCacheTemplate<?> template = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+            assertThat(template.name()).isEqualTo("users-own");
+            assertThat(template.isRunning()).as("started by the lifecycle too").isTrue();
+        });
+    }
+
+    @Test
+    void customizersShouldBeAppliedInOrder() {
+        this.contextRunner.withUserConfiguration(CustomizerConfiguration.class)
+                .withPropertyValues("adaptive-cache.redis.strategy.type=pooled", "adaptive-cache.memcached.strategy.type=pooled")
+                .run(context -> {
+                    List<String> calls = context.getBean("calls", List.class);
+                    assertThat(calls).containsSubsequence("redis-options-1", "redis-options-2");
+                    assertThat(calls).contains("redis-resources", "memcached-factory", "pool-redis", "pool-memcached");
+                    assertThat(calls.indexOf("memcached-factory-first")).isLessThan(calls.indexOf("memcached-factory"));
+                });
+    }
+
+    @Test
+    void withoutLettuceThereShouldBeNoRedisTemplate() {
+        this.contextRunner.withClassLoader(new FilteredClassLoader(RedisClient.class)).run(context -> {
+            assertThat(context).doesNotHaveBean("redisCacheTemplate").hasBean("memcachedCacheTemplate");
+        });
+    }
+
+    @Test
+    void withoutSpymemcachedThereShouldBeNoMemcachedTemplate() {
+        this.contextRunner.withClassLoader(new FilteredClassLoader(MemcachedClient.class)).run(context -> {
+            assertThat(context).doesNotHaveBean("memcachedCacheTemplate").hasBean("redisCacheTemplate");
+        });
+    }
+
+    @Test
+    void withoutCommonsPool2SharedStrategiesShouldStillWork() {
+        this.contextRunner.withClassLoader(new FilteredClassLoader(GenericObjectPool.class))
+                .withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean("redisCacheTemplate", DefaultCacheTemplate.class).activeStrategy())
+                            .isEqualTo(StrategySpec.single());
+                });
+    }
+
+    @Test
+    void bothBackendsShouldBeSwitchableOff() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.enabled=false", "adaptive-cache.memcached.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(CacheTemplate.class));
+    }
+
+    @Test
+    void closingTheContextShouldCloseEveryConnection() {
+        int redisBefore = redis.server().connectedClients();
+        int memcachedBefore = memcached.server().currentConnections();
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {
+            assertThat(context.getBean("redisCacheTemplate", DefaultCacheTemplate.class).openConnections()).isEqualTo(1);
+        });
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> redis.server().connectedClients() == redisBefore
+                && memcached.server().currentConnections() == memcachedBefore);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserTemplateConfiguration {
+
+        @Bean
+        DefaultCacheTemplate<MemcachedClient> memcachedCacheTemplate() {
+            return MemcachedCacheTemplates.builder().name("users-own").servers(memcached.addresses())
+                    .strategy(StrategySpec.single()).build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CustomizerConfiguration {
+
+        private final List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        @Bean
+        List<String> calls() {
+            return this.calls;
+        }
+
+        @Bean
+        @Order(2)
+        RedisClientOptionsCustomizer second() {
+            return options -> this.calls.add("redis-options-2");
+        }
+
+        @Bean
+        @Order(1)
+        RedisClientOptionsCustomizer first() {
+            return options -> this.calls.add("redis-options-1");
+        }
+
+        @Bean
+        RedisClientResourcesCustomizer resources() {
+            return resources -> this.calls.add("redis-resources");
+        }
+
+        @Bean
+        @Order(2)
+        MemcachedConnectionFactoryCustomizer factory() {
+            return builder -> this.calls.add("memcached-factory");
+        }
+
+        @Bean
+        @Order(1)
+        MemcachedConnectionFactoryCustomizer factoryFirst() {
+            return builder -> this.calls.add("memcached-factory-first");
+        }
+
+        @Bean
+        CachePoolCustomizer pool() {
+            return (template, config) -> this.calls.add("pool-" + template);
+        }
+    }
+}

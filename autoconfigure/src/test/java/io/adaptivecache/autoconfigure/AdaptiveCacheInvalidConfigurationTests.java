@@ -1,0 +1,100 @@
+package io.adaptivecache.autoconfigure;
+
+import io.adaptivecache.CacheConnectionException;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.analyzer.BootFailureAnalyzers;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad configuration fails at startup naming the property and what is allowed; no server is needed to get there. */
+class AdaptiveCacheInvalidConfigurationTests {
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class))
+            .withPropertyValues("adaptive-cache.memcached.enabled=false");
+
+    @Test
+    void malformedRedisUrlShouldNameTheProperty() {
+        assertFailsWith("adaptive-cache.redis.url=http//not a url", "adaptive-cache.redis.url", "redis://");
+    }
+
+    @Test
+    void poolMaxIdleOverMaxTotalShouldNameTheProperty() {
+        assertFailsWith("adaptive-cache.redis.strategy.pool.max-idle=16", "adaptive-cache.redis.strategy.pool.max-idle",
+                "between 0 and max-total (8)", "adaptive-cache.redis.strategy.type=pooled");
+    }
+
+    @Test
+    void zeroOrNegativeConnectionCountsShouldNameTheProperty() {
+        assertFailsWith("adaptive-cache.redis.strategy.multi.connections=0", "adaptive-cache.redis.strategy.multi.connections",
+                "at least 1");
+        assertFailsWith("adaptive-cache.redis.strategy.multi.connections=-2", "adaptive-cache.redis.strategy.multi.connections",
+                "at least 1");
+    }
+
+    @Test
+    void malformedMemcachedServerShouldNameTheEntry() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class))
+                .withPropertyValues("adaptive-cache.redis.enabled=false",
+                        "adaptive-cache.memcached.servers=127.0.0.1:11211,no-port-here")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("adaptive-cache.memcached.servers[1]").contains("no-port-here");
+                });
+    }
+
+    @Test
+    void nonPositiveTimeoutsShouldNameTheProperty() {
+        assertFailsWith("adaptive-cache.redis.timeout=0s", "adaptive-cache.redis.timeout", "positive duration");
+    }
+
+    @Test
+    void anUnknownStrategyNameShouldListTheValidOnes() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=turbo").run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = BootFailureAnalyzers.bindFailure(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("adaptive-cache.redis.strategy.type").contains("turbo");
+            assertThat(analysis.getAction()).contains("SINGLE").contains("MULTI").contains("POOLED");
+        });
+    }
+
+    @Test
+    void anUnreachableServerShouldSayHowToFixIt() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://127.0.0.1:1", "adaptive-cache.redis.connect-timeout=200ms")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = new CacheConnectionFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription()).contains("127.0.0.1:1");
+                    assertThat(analysis.getAction()).contains("adaptive-cache.redis.enabled=false");
+                    assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(java.net.ConnectException.class);
+                    assertThat(findCause(context.getStartupFailure())).isNotNull();
+                });
+    }
+
+    private static CacheConnectionException findCause(Throwable failure) {
+        Throwable cause = failure;
+        while (cause != null && !(cause instanceof CacheConnectionException)) {
+            cause = cause.getCause();
+        }
+        return (CacheConnectionException) cause;
+    }
+
+    private void assertFailsWith(String property, String expectedProperty, String expectedReason, String... more) {
+        this.contextRunner.withPropertyValues(property).withPropertyValues(more).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = analyze(context.getStartupFailure());
+            assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
+            assertThat(analysis.getDescription()).contains(expectedProperty).contains(expectedReason);
+            assertThat(analysis.getAction()).isNotBlank();
+        });
+    }
+
+    private static FailureAnalysis analyze(Throwable failure) {
+        return BootFailureAnalyzers.invalidValue(failure);
+    }
+}
