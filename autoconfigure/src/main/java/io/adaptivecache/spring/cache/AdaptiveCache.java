@@ -203,9 +203,9 @@ public class AdaptiveCache extends AbstractValueAdaptingCache {
         return true;
     }
 
+    /** The store value: {@link NullValue#INSTANCE} for a cached null, so that it reads as a hit. */
     private Object decode(byte[] stored) {
-        return stored.length == 1 && stored[0] == 0 ? fromStoreValue(NullValue.INSTANCE)
-                : fromStoreValue(this.serializer.deserialize(stored));
+        return stored.length == 1 && stored[0] == 0 ? NullValue.INSTANCE : this.serializer.deserialize(stored);
     }
 
     private byte[] encode(Object storeValue) {
