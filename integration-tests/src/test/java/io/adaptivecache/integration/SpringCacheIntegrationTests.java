@@ -1,0 +1,70 @@
+package io.adaptivecache.integration;
+
+import java.time.Duration;
+
+import io.adaptivecache.integration.CachingTestApplication.Price;
+import io.adaptivecache.integration.CachingTestApplication.PriceService;
+import io.adaptivecache.spring.cache.AdaptiveCacheManager;
+import io.adaptivecache.testservers.MemcachedServerExtension;
+import io.adaptivecache.testservers.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.cache.CacheManager;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** {@code @Cacheable} end to end through the starter, against real servers. */
+@SpringBootTest(classes = CachingTestApplication.class, properties = { "adaptive-cache.cache.ttl.short-lived=1s",
+        "adaptive-cache.cache.backends.short-lived=memcached" })
+class SpringCacheIntegrationTests {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    @RegisterExtension
+    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
+
+    @DynamicPropertySource
+    static void cacheServers(DynamicPropertyRegistry registry) {
+        registry.add("adaptive-cache.redis.url", redis::uri);
+        registry.add("adaptive-cache.memcached.servers", memcached::addresses);
+    }
+
+    @Autowired
+    private PriceService service;
+
+    @Autowired
+    private CacheManager cacheManager;
+
+    @Test
+    void theStartersCacheManagerShouldServeCacheable() {
+        assertThat(this.cacheManager).isInstanceOf(AdaptiveCacheManager.class);
+        int before = this.service.computations();
+
+        Price first = this.service.price("sku-hit-miss");
+        Price second = this.service.price("sku-hit-miss");
+        this.service.price("sku-other");
+
+        assertThat(second).isEqualTo(first).isEqualTo(new Price("sku-hit-miss", 1200));
+        assertThat(this.service.computations() - before).as("one miss per key, then hits").isEqualTo(2);
+    }
+
+    @Test
+    void entriesShouldExpireAfterTheirCachesTtl() {
+        this.service.shortLived("sku-ttl");
+        int afterFirst = this.service.computations();
+        this.service.shortLived("sku-ttl");
+        assertThat(this.service.computations()).isEqualTo(afterFirst);
+
+        await().atMost(Duration.ofSeconds(6)).until(() -> {
+            this.service.shortLived("sku-ttl");
+            return this.service.computations() > afterFirst;
+        });
+        assertThat(memcached.server().totalItems()).isPositive();
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * A small web application showing adaptive-cache: a read-through cache in front of a slow
+ * lookup, the cache templates used directly, strategy switches, and a bounded load generator.
+ */
+package io.adaptivecache.sample;
