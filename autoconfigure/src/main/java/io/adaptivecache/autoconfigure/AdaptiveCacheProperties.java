@@ -143,11 +143,42 @@ public class AdaptiveCacheProperties {
         }
     }
 
-    /** Redis backend, over lettuce-core. */
-    public static class Redis {
+    /** What every backend's template has: a switch, the strategy and the drain timeout of a strategy switch. */
+    public abstract static class TemplateSettings {
 
-        /** Whether to create the Redis cache template. */
+        /** Whether to create this backend's cache template. */
         private boolean enabled = true;
+
+        /** Longest wait for a replaced strategy's calls to finish before its connections close; keep it above the command timeout. */
+        private Duration drainTimeout = Duration.ofSeconds(3);
+
+        /** Connection strategy. */
+        @NestedConfigurationProperty
+        private final Strategy strategy = new Strategy();
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getDrainTimeout() {
+            return this.drainTimeout;
+        }
+
+        public void setDrainTimeout(Duration drainTimeout) {
+            this.drainTimeout = drainTimeout;
+        }
+
+        public Strategy getStrategy() {
+            return this.strategy;
+        }
+    }
+
+    /** Redis backend, over lettuce-core. */
+    public static class Redis extends TemplateSettings {
 
         /** Redis URL, such as redis://user:password@example.com:6379/0 or rediss:// for TLS. Overrides host, port, username, password, database and ssl. */
         private String url;
@@ -188,25 +219,10 @@ public class AdaptiveCacheProperties {
         /** Largest value accepted. */
         private DataSize maxValueSize = DataSize.ofMegabytes(512);
 
-        /** Longest wait for a replaced strategy's calls to finish before its connections close; keep it above the timeout. */
-        private Duration drainTimeout = Duration.ofSeconds(3);
-
-        /** Connection strategy. */
-        @NestedConfigurationProperty
-        private final Strategy strategy = new Strategy();
-
         /** Whether any connection setting of adaptive-cache.redis is given (otherwise spring.data.redis.* is used when present). */
         boolean hasConnectionSettings() {
             return this.url != null || this.host != null || this.port != null || this.username != null
                     || this.password != null || this.database != null || this.ssl != null || this.clientName != null;
-        }
-
-        public boolean isEnabled() {
-            return this.enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
         }
 
         public String getUrl() {
@@ -312,25 +328,10 @@ public class AdaptiveCacheProperties {
         public void setMaxValueSize(DataSize maxValueSize) {
             this.maxValueSize = maxValueSize;
         }
-
-        public Duration getDrainTimeout() {
-            return this.drainTimeout;
-        }
-
-        public void setDrainTimeout(Duration drainTimeout) {
-            this.drainTimeout = drainTimeout;
-        }
-
-        public Strategy getStrategy() {
-            return this.strategy;
-        }
     }
 
-    /** Memcached backend, over spymemcached. */
-    public static class Memcached {
-
-        /** Whether to create the memcached cache template. */
-        private boolean enabled = true;
+    /** Memcached backend, over spymemcached; one connection of a strategy is one spymemcached client. */
+    public static class Memcached extends TemplateSettings {
 
         /** Servers as host:port or host:port:weight; keys are spread by ketama consistent hashing, in proportion to the weights. */
         private List<String> servers = new ArrayList<>(List.of("localhost:11211"));
@@ -358,21 +359,6 @@ public class AdaptiveCacheProperties {
 
         /** The servers' item size limit (memcached -I); values are limited to this less room for the item header. */
         private DataSize itemSizeMax = DataSize.ofMegabytes(1);
-
-        /** Longest wait for a replaced strategy's calls to finish before its clients close; keep it above the operation timeout. */
-        private Duration drainTimeout = Duration.ofSeconds(3);
-
-        /** Connection strategy; one connection is one spymemcached client. */
-        @NestedConfigurationProperty
-        private final Strategy strategy = new Strategy();
-
-        public boolean isEnabled() {
-            return this.enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
 
         public List<String> getServers() {
             return this.servers;
@@ -444,18 +430,6 @@ public class AdaptiveCacheProperties {
 
         public void setItemSizeMax(DataSize itemSizeMax) {
             this.itemSizeMax = itemSizeMax;
-        }
-
-        public Duration getDrainTimeout() {
-            return this.drainTimeout;
-        }
-
-        public void setDrainTimeout(Duration drainTimeout) {
-            this.drainTimeout = drainTimeout;
-        }
-
-        public Strategy getStrategy() {
-            return this.strategy;
         }
     }
 

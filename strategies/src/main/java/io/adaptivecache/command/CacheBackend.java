@@ -54,4 +54,32 @@ public interface CacheBackend<C> extends AutoCloseable {
     /** Releases client-wide resources, after every connection is closed. */
     @Override
     void close();
+
+    /**
+     * A backend assembled from its parts.
+     * @param kind the backend's kind, such as {@code redis}
+     * @param connections opens, checks and closes native connections
+     * @param commands issues commands on one connection
+     * @param inputRules the input the backend accepts
+     * @param exceptionTranslator turns client exceptions into cache exceptions
+     * @param commandTimeout the client's command timeout
+     * @param onClose releases client-wide resources
+     * @param <C> the native connection type
+     * @return the backend
+     */
+    static <C> CacheBackend<C> of(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
+            CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, Runnable onClose) {
+        return new AssembledCacheBackend<>(kind, connections, commands, inputRules, exceptionTranslator, commandTimeout, onClose);
+    }
+}
+
+/** The plain holder behind {@link CacheBackend#of}. */
+record AssembledCacheBackend<C>(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
+        CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, Runnable onClose)
+        implements CacheBackend<C> {
+
+    @Override
+    public void close() {
+        onClose.run();
+    }
 }

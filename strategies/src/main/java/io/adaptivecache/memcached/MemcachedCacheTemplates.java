@@ -6,10 +6,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import io.adaptivecache.command.AbstractCacheTemplateBuilder;
+import io.adaptivecache.command.CacheBackend;
 import io.adaptivecache.command.CacheInputRules;
-import io.adaptivecache.command.DefaultCacheTemplate;
-import io.adaptivecache.strategy.PoolConfigCustomizer;
-import io.adaptivecache.strategy.StrategySpec;
 import net.spy.memcached.ConnectionFactoryBuilder;
 import net.spy.memcached.DefaultHashAlgorithm;
 import net.spy.memcached.FailureMode;
@@ -52,15 +51,12 @@ public final class MemcachedCacheTemplates {
     }
 
     /** Builds a memcached template; not thread-safe, use once. */
-    public static final class Builder {
+    public static final class Builder extends AbstractCacheTemplateBuilder<Builder, MemcachedClient> {
 
-        private String name = "memcached";
         private List<MemcachedServerAddress> servers = List.of(new MemcachedServerAddress("127.0.0.1", 11211, 1));
         private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
-        private StrategySpec strategy = StrategySpec.multi();
         private Duration operationTimeout = Duration.ofSeconds(1);
         private Duration connectTimeout = Duration.ofSeconds(2);
-        private Duration drainTimeout = Duration.ofSeconds(3);
         private Duration maxReconnectDelay = Duration.ofSeconds(2);
         private int operationQueueSize = 8192;
         private int itemSizeMaxBytes = 1024 * 1024;
@@ -69,30 +65,8 @@ public final class MemcachedCacheTemplates {
         private Consumer<ConnectionFactoryBuilder> customizer = builder -> {
         };
 
-        private PoolConfigCustomizer poolCustomizer = PoolConfigCustomizer.NONE;
-
         private Builder() {
-        }
-
-        /**
-         * Adjusts the commons-pool2 configuration of POOLED strategies, after max-total,
-         * max-idle, min-idle and max-wait are applied.
-         * @param poolCustomizer the customizer
-         * @return this builder
-         */
-        public Builder poolConfig(PoolConfigCustomizer poolCustomizer) {
-            this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
-            return this;
-        }
-
-        /**
-         * The template's name, for logs and metrics; default {@code memcached}.
-         * @param name the name
-         * @return this builder
-         */
-        public Builder name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
-            return this;
+            super("memcached");
         }
 
         /**
@@ -129,16 +103,6 @@ public final class MemcachedCacheTemplates {
         }
 
         /**
-         * The strategy to open with; default {@link StrategySpec#multi()} (one client per processor).
-         * @param strategy the strategy
-         * @return this builder
-         */
-        public Builder strategy(StrategySpec strategy) {
-            this.strategy = Objects.requireNonNull(strategy, "strategy");
-            return this;
-        }
-
-        /**
          * How long an operation may take before its caller gets a timeout; default 1 s.
          * @param operationTimeout positive
          * @return this builder
@@ -155,17 +119,6 @@ public final class MemcachedCacheTemplates {
          */
         public Builder connectTimeout(Duration connectTimeout) {
             this.connectTimeout = positive(connectTimeout, "connect timeout");
-            return this;
-        }
-
-        /**
-         * Longest wait for a retired strategy's calls before closing its clients; keep it above
-         * the operation timeout; default 3 s.
-         * @param drainTimeout positive
-         * @return this builder
-         */
-        public Builder drainTimeout(Duration drainTimeout) {
-            this.drainTimeout = positive(drainTimeout, "drain timeout");
             return this;
         }
 
@@ -233,12 +186,8 @@ public final class MemcachedCacheTemplates {
             return this;
         }
 
-        /**
-         * Builds a template without connecting; call {@link DefaultCacheTemplate#start()} before use.
-         * @return the template
-         * @throws IllegalArgumentException if SASL is asked for over the text protocol
-         */
-        public DefaultCacheTemplate<MemcachedClient> build() {
+        @Override
+        protected CacheBackend<MemcachedClient> backend() {
             if (username != null && protocol != MemcachedProtocol.BINARY) {
                 throw new IllegalArgumentException("SASL authentication needs the binary protocol; set protocol to BINARY");
             }
@@ -246,25 +195,12 @@ public final class MemcachedCacheTemplates {
                     .maxValueBytes(itemSizeMaxBytes - ITEM_OVERHEAD_BYTES).maxTtl(MemcachedExpiry.maxTtl(Instant.now()))
                     .build();
             MemcachedConnections connections = new MemcachedConnections(servers, this::configure, connectTimeout);
-            MemcachedBackend backend = new MemcachedBackend(connections, protocol, rules, operationTimeout);
-            return new DefaultCacheTemplate<>(name, backend, strategy, drainTimeout, poolCustomizer);
-        }
-
-        /**
-         * Builds a template and opens its clients.
-         * @return the running template
-         * @throws io.adaptivecache.CacheConnectionException if no server can be reached
-         */
-        public DefaultCacheTemplate<MemcachedClient> start() {
-            DefaultCacheTemplate<MemcachedClient> template = build();
-            try {
-                template.start();
-            }
-            catch (RuntimeException ex) {
-                template.close();
-                throw ex;
-            }
-            return template;
+            OperationDeadlines deadlines = new OperationDeadlines(operationTimeout.toNanos(), connections.describe());
+            MemcachedCacheCommands commands = new MemcachedCacheCommands(protocol, deadlines,
+                    () -> System.currentTimeMillis() / 1000);
+            // Closing the sweeper fails any call a closed client left unanswered.
+            return CacheBackend.of("memcached", connections, commands, rules,
+                    new MemcachedExceptionTranslator(connections.describe()), operationTimeout, deadlines::close);
         }
 
         private void configure(ConnectionFactoryBuilder builder) {
@@ -285,13 +221,6 @@ public final class MemcachedCacheTemplates {
                 builder.setAuthDescriptor(AuthDescriptor.typical(username, password));
             }
             customizer.accept(builder);
-        }
-
-        private static Duration positive(Duration duration, String what) {
-            if (duration == null || duration.isNegative() || duration.isZero()) {
-                throw new IllegalArgumentException("The " + what + " must be positive, was " + duration);
-            }
-            return duration;
         }
     }
 }

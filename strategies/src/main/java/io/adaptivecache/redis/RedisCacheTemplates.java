@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import java.util.concurrent.TimeUnit;
+
+import io.adaptivecache.command.AbstractCacheTemplateBuilder;
+import io.adaptivecache.command.CacheBackend;
 import io.adaptivecache.command.CacheInputRules;
-import io.adaptivecache.command.DefaultCacheTemplate;
-import io.adaptivecache.strategy.PoolConfigCustomizer;
-import io.adaptivecache.strategy.StrategySpec;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -34,6 +35,8 @@ import io.lettuce.core.resource.DefaultClientResources;
  */
 public final class RedisCacheTemplates {
 
+    private static final RedisCacheCommands COMMANDS = new RedisCacheCommands();
+
     private RedisCacheTemplates() {
     }
 
@@ -46,14 +49,11 @@ public final class RedisCacheTemplates {
     }
 
     /** Builds a Redis template; not thread-safe, use once. */
-    public static final class Builder {
+    public static final class Builder extends AbstractCacheTemplateBuilder<Builder, StatefulRedisConnection<String, byte[]>> {
 
-        private String name = "redis";
         private RedisURI uri = RedisURI.create("redis://127.0.0.1:6379");
-        private StrategySpec strategy = StrategySpec.multi();
         private Duration commandTimeout = Duration.ofSeconds(1);
         private Duration connectTimeout = Duration.ofSeconds(2);
-        private Duration drainTimeout = Duration.ofSeconds(3);
         private int requestQueueSize = 8192;
         private int maxKeyBytes = 16 * 1024;
         private int maxValueBytes = 512 * 1024 * 1024;
@@ -63,30 +63,8 @@ public final class RedisCacheTemplates {
         private Consumer<ClientOptions.Builder> optionsCustomizer = options -> {
         };
 
-        private PoolConfigCustomizer poolCustomizer = PoolConfigCustomizer.NONE;
-
         private Builder() {
-        }
-
-        /**
-         * Adjusts the commons-pool2 configuration of POOLED strategies, after max-total,
-         * max-idle, min-idle and max-wait are applied.
-         * @param poolCustomizer the customizer
-         * @return this builder
-         */
-        public Builder poolConfig(PoolConfigCustomizer poolCustomizer) {
-            this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
-            return this;
-        }
-
-        /**
-         * The template's name, for logs and metrics; default {@code redis}.
-         * @param name the name
-         * @return this builder
-         */
-        public Builder name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
-            return this;
+            super("redis");
         }
 
         /**
@@ -118,16 +96,6 @@ public final class RedisCacheTemplates {
         }
 
         /**
-         * The strategy to open with; default {@link StrategySpec#multi()}.
-         * @param strategy the strategy
-         * @return this builder
-         */
-        public Builder strategy(StrategySpec strategy) {
-            this.strategy = Objects.requireNonNull(strategy, "strategy");
-            return this;
-        }
-
-        /**
          * How long a command may take, on Lettuce's own timer; default 1 s.
          * @param commandTimeout positive
          * @return this builder
@@ -144,17 +112,6 @@ public final class RedisCacheTemplates {
          */
         public Builder connectTimeout(Duration connectTimeout) {
             this.connectTimeout = positive(connectTimeout, "connect timeout");
-            return this;
-        }
-
-        /**
-         * Longest wait for a retired strategy's calls before closing it; keep it above the
-         * command timeout; default 3 s.
-         * @param drainTimeout positive
-         * @return this builder
-         */
-        public Builder drainTimeout(Duration drainTimeout) {
-            this.drainTimeout = positive(drainTimeout, "drain timeout");
             return this;
         }
 
@@ -224,14 +181,9 @@ public final class RedisCacheTemplates {
             return this;
         }
 
-        /**
-         * Builds a template without connecting; call {@link DefaultCacheTemplate#start()} (or let
-         * a lifecycle do it) before use.
-         * @return the template
-         */
-        public DefaultCacheTemplate<StatefulRedisConnection<String, byte[]>> build() {
-            CacheInputRules rules = CacheInputRules.builder("Redis").maxKeyBytes(maxKeyBytes)
-                    .maxValueBytes(maxValueBytes).build();
+        @Override
+        protected CacheBackend<StatefulRedisConnection<String, byte[]>> backend() {
+            CacheInputRules rules = CacheInputRules.builder("Redis").maxKeyBytes(maxKeyBytes).maxValueBytes(maxValueBytes).build();
             boolean ownsResources = resources == null;
             ClientResources clientResources = resources;
             if (ownsResources) {
@@ -249,33 +201,15 @@ public final class RedisCacheTemplates {
             optionsCustomizer.accept(options);
             RedisClient client = RedisClient.create(clientResources);
             client.setOptions(options.build());
-            RedisBackend backend = new RedisBackend(client, clientResources, ownsResources,
-                    new RedisConnections(client, target), rules, commandTimeout);
-            return new DefaultCacheTemplate<>(name, backend, strategy, drainTimeout, poolCustomizer);
-        }
-
-        /**
-         * Builds a template and opens its connections.
-         * @return the running template
-         * @throws io.adaptivecache.CacheConnectionException if Redis cannot be reached
-         */
-        public DefaultCacheTemplate<StatefulRedisConnection<String, byte[]>> start() {
-            DefaultCacheTemplate<StatefulRedisConnection<String, byte[]>> template = build();
-            try {
-                template.start();
-            }
-            catch (RuntimeException ex) {
-                template.close();
-                throw ex;
-            }
-            return template;
-        }
-
-        private static Duration positive(Duration duration, String what) {
-            if (duration == null || duration.isNegative() || duration.isZero()) {
-                throw new IllegalArgumentException("The " + what + " must be positive, was " + duration);
-            }
-            return duration;
+            RedisConnections connections = new RedisConnections(client, target);
+            ClientResources shutDownOnClose = ownsResources ? clientResources : null;
+            return CacheBackend.of("redis", connections, COMMANDS, rules, new RedisExceptionTranslator(connections.describe()),
+                    commandTimeout, () -> {
+                        client.shutdown(0, 2, TimeUnit.SECONDS);
+                        if (shutDownOnClose != null) {
+                            shutDownOnClose.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+                        }
+                    });
         }
     }
 }

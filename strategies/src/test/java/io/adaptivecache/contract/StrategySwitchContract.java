@@ -130,6 +130,7 @@ public abstract class StrategySwitchContract {
         List<Integer> baseline = serverConnections();
         LongAccumulator peak = new LongAccumulator(Math::max, 0);
         AtomicInteger failed = new AtomicInteger();
+        List<String> failureSamples = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean loadDone = new AtomicBoolean();
         DefaultCacheTemplate<?> template = startTemplate(strategy);
         try {
@@ -140,6 +141,8 @@ public abstract class StrategySwitchContract {
                     for (int i = 0; i < now.size(); i++) {
                         peak.accumulate(now.get(i) - baseline.get(i));
                     }
+                    // A sampling period, not a wait: keeps the monitor from competing with the load for two cores.
+                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(500));
                 }
             });
             byte[] value = new byte[100];
@@ -154,6 +157,9 @@ public abstract class StrategySwitchContract {
                         }
                         catch (RuntimeException ex) {
                             failed.incrementAndGet();
+                            if (failureSamples.size() < 5) {
+                                failureSamples.add(ex.toString());
+                            }
                         }
                     }
                 }));
@@ -164,7 +170,7 @@ public abstract class StrategySwitchContract {
             loadDone.set(true);
             monitor.get(10, TimeUnit.SECONDS);
 
-            assertThat(failed.get()).isZero();
+            assertThat(failed.get()).as("failed calls, first ones: %s", failureSamples).isZero();
             assertThat(peak.get()).as("most connections one server saw at once").isPositive().isLessThanOrEqualTo(bound);
             assertThat(template.openConnections()).isLessThanOrEqualTo(bound);
         }

@@ -1,5 +1,6 @@
 package io.adaptivecache.redis;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
@@ -16,7 +17,10 @@ class RedisStrategySwitchIntegrationTests extends StrategySwitchContract {
 
     @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
-        return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).start();
+        // Generous timeouts: these tests are about connection counts and lost writes under 200 threads on
+        // two cores, where a one-second command timeout is a matter of scheduling luck.
+        return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).commandTimeout(Duration.ofSeconds(5))
+                .drainTimeout(Duration.ofSeconds(10)).start();
     }
 
     @Override

@@ -1,0 +1,124 @@
+package io.adaptivecache.command;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.adaptivecache.strategy.PoolConfigCustomizer;
+import io.adaptivecache.strategy.StrategySpec;
+
+/**
+ * What every backend's template builder shares: the name, the strategy, the drain timeout, the
+ * pool hook and the build/start steps. A backend's builder adds its connection settings and
+ * builds its {@link CacheBackend}.
+ *
+ * @param <B> the concrete builder, returned by every setter
+ * @param <C> the backend's native connection type
+ */
+public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTemplateBuilder<B, C>, C> {
+
+    private String name;
+    private StrategySpec strategy = StrategySpec.multi();
+    private Duration drainTimeout = Duration.ofSeconds(3);
+    private PoolConfigCustomizer poolCustomizer = PoolConfigCustomizer.NONE;
+
+    /**
+     * Creates a builder.
+     * @param defaultName the template's name unless {@link #name} sets another
+     */
+    protected AbstractCacheTemplateBuilder(String defaultName) {
+        this.name = defaultName;
+    }
+
+    /**
+     * The template's name, for logs and metrics.
+     * @param name the name
+     * @return this builder
+     */
+    public B name(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return self();
+    }
+
+    /**
+     * The strategy to open with; default {@link StrategySpec#multi()} (one connection per processor).
+     * @param strategy the strategy
+     * @return this builder
+     */
+    public B strategy(StrategySpec strategy) {
+        this.strategy = Objects.requireNonNull(strategy, "strategy");
+        return self();
+    }
+
+    /**
+     * Longest wait for a retired strategy's calls before closing its connections; keep it above
+     * the command timeout; default 3 s.
+     * @param drainTimeout positive
+     * @return this builder
+     */
+    public B drainTimeout(Duration drainTimeout) {
+        this.drainTimeout = positive(drainTimeout, "drain timeout");
+        return self();
+    }
+
+    /**
+     * Adjusts the commons-pool2 configuration of POOLED strategies, after max-total, max-idle,
+     * min-idle and max-wait are applied.
+     * @param poolCustomizer the customizer
+     * @return this builder
+     */
+    public B poolConfig(PoolConfigCustomizer poolCustomizer) {
+        this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
+        return self();
+    }
+
+    /**
+     * Builds the backend from this builder's settings.
+     * @return the backend, owning whatever client-wide resources it created
+     */
+    protected abstract CacheBackend<C> backend();
+
+    /**
+     * Builds a template without connecting; call {@link DefaultCacheTemplate#start()} (or let a
+     * lifecycle do it) before use.
+     * @return the template
+     */
+    public DefaultCacheTemplate<C> build() {
+        return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer);
+    }
+
+    /**
+     * Builds a template and opens its connections.
+     * @return the running template
+     * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached
+     */
+    public DefaultCacheTemplate<C> start() {
+        DefaultCacheTemplate<C> template = build();
+        try {
+            template.start();
+        }
+        catch (RuntimeException ex) {
+            template.close();
+            throw ex;
+        }
+        return template;
+    }
+
+    /**
+     * Checks a duration setting.
+     * @param duration the value
+     * @param what its name, for the message
+     * @return the value
+     * @throws IllegalArgumentException if it is null, zero or negative
+     */
+    protected static Duration positive(Duration duration, String what) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("The " + what + " must be positive, was " + duration);
+        }
+        return duration;
+    }
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
+    }
+}
