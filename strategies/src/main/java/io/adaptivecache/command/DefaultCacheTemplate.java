@@ -17,6 +17,8 @@ import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
+import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.metrics.TemplateSensors;
 import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
@@ -44,6 +46,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     private final SwappableConnectionStrategy<C> connections;
     private final long awaitNanos;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final TemplateSensors sensors = new TemplateSensors();
 
     /**
      * Creates a template that is not started yet.
@@ -72,7 +75,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         this.rules = backend.inputRules();
         this.initialStrategy = Objects.requireNonNull(initialStrategy, "initialStrategy");
         this.connections = new SwappableConnectionStrategy<>(backend.connections(), backend.exceptionTranslator(),
-                drainTimeout, poolCustomizer);
+                drainTimeout, poolCustomizer, this.sensors);
         // A safety net behind the client's own timer, which is expected to fire first.
         this.awaitNanos = backend.commandTimeout().multipliedBy(2).plusSeconds(1).toNanos();
     }
@@ -127,6 +130,15 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     }
 
     /**
+     * This template's sensors: per-call latency and outcome counts, sampled per window by the
+     * adaptive switcher; attach a further observer (Micrometer) with {@link TemplateSensors#observeWith}.
+     * @return the sensors
+     */
+    public TemplateSensors sensors() {
+        return sensors;
+    }
+
+    /**
      * The backend's kind, such as {@code redis}.
      * @return the kind
      */
@@ -160,7 +172,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     @Override
     public CompletableFuture<byte[]> getAsync(String key) {
         rules.checkKey(key);
-        return connections.execute(connection -> commands.get(connection, key));
+        return connections.execute(CacheCommand.GET, connection -> commands.get(connection, key));
     }
 
     @Override
@@ -176,37 +188,37 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
             return CompletableFuture.completedFuture(Collections.emptyMap());
         }
         ArrayList<String> ordered = new ArrayList<>(distinct);
-        return connections.execute(connection -> commands.getAll(connection, ordered));
+        return connections.execute(CacheCommand.GET_ALL, connection -> commands.getAll(connection, ordered));
     }
 
     @Override
     public CompletableFuture<Void> setAsync(String key, byte[] value, Duration ttl) {
         checkWrite(key, value, ttl);
-        return connections.execute(connection -> commands.set(connection, key, value, ttl));
+        return connections.execute(CacheCommand.SET, connection -> commands.set(connection, key, value, ttl));
     }
 
     @Override
     public CompletableFuture<Boolean> addAsync(String key, byte[] value, Duration ttl) {
         checkWrite(key, value, ttl);
-        return connections.execute(connection -> commands.add(connection, key, value, ttl));
+        return connections.execute(CacheCommand.ADD, connection -> commands.add(connection, key, value, ttl));
     }
 
     @Override
     public CompletableFuture<Boolean> replaceAsync(String key, byte[] value, Duration ttl) {
         checkWrite(key, value, ttl);
-        return connections.execute(connection -> commands.replace(connection, key, value, ttl));
+        return connections.execute(CacheCommand.REPLACE, connection -> commands.replace(connection, key, value, ttl));
     }
 
     @Override
     public CompletableFuture<Boolean> deleteAsync(String key) {
         rules.checkKey(key);
-        return connections.execute(connection -> commands.delete(connection, key));
+        return connections.execute(CacheCommand.DELETE, connection -> commands.delete(connection, key));
     }
 
     @Override
     public CompletableFuture<CasValue<byte[]>> getsAsync(String key) {
         rules.checkKey(key);
-        return connections.execute(connection -> commands.gets(connection, key));
+        return connections.execute(CacheCommand.GETS, connection -> commands.gets(connection, key));
     }
 
     @Override
@@ -215,28 +227,28 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         if (token == null) {
             throw new InvalidCacheInputException("A CAS token must not be null; read one with gets");
         }
-        return connections.execute(connection -> commands.cas(connection, key, token, value, ttl));
+        return connections.execute(CacheCommand.CAS, connection -> commands.cas(connection, key, token, value, ttl));
     }
 
     @Override
     public CompletableFuture<Long> incrAsync(String key, long delta) {
         rules.checkKey(key);
         rules.checkDelta(delta);
-        return connections.execute(connection -> commands.incr(connection, key, delta));
+        return connections.execute(CacheCommand.INCR, connection -> commands.incr(connection, key, delta));
     }
 
     @Override
     public CompletableFuture<Long> decrAsync(String key, long delta) {
         rules.checkKey(key);
         rules.checkDelta(delta);
-        return connections.execute(connection -> commands.decr(connection, key, delta));
+        return connections.execute(CacheCommand.DECR, connection -> commands.decr(connection, key, delta));
     }
 
     @Override
     public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
         rules.checkKey(key);
         rules.checkTtl(ttl);
-        return connections.execute(connection -> commands.touch(connection, key, ttl));
+        return connections.execute(CacheCommand.TOUCH, connection -> commands.touch(connection, key, ttl));
     }
 
     private void checkWrite(String key, byte[] value, Duration ttl) {

@@ -13,6 +13,9 @@ import java.util.function.Function;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
+import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.metrics.CallObserver;
+import io.adaptivecache.metrics.CallOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +43,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     private final ExceptionTranslator translator;
     private final Duration drainTimeout;
     private final PoolConfigCustomizer poolCustomizer;
+    private final CallObserver observer;
     private final ReentrantLock switchLock = new ReentrantLock();
     private volatile ConnectionStrategy<C> active;
     private volatile boolean closed;
@@ -52,7 +56,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      */
     public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
             Duration drainTimeout) {
-        this(factory, translator, drainTimeout, PoolConfigCustomizer.NONE);
+        this(factory, translator, drainTimeout, PoolConfigCustomizer.NONE, CallObserver.NONE);
     }
 
     /**
@@ -61,9 +65,11 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @param translator turns the backend's exceptions into cache exceptions
      * @param drainTimeout longest wait for a retired strategy's calls to finish before closing it
      * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
+     * @param observer told about every call when it completes
      */
     public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
-            Duration drainTimeout, PoolConfigCustomizer poolCustomizer) {
+            Duration drainTimeout, PoolConfigCustomizer poolCustomizer, CallObserver observer) {
+        this.observer = Objects.requireNonNull(observer, "observer");
         this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
         this.factory = new ConnectionCounter<>(Objects.requireNonNull(factory, "factory"));
         this.translator = Objects.requireNonNull(translator, "translator");
@@ -100,34 +106,45 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     /**
      * Runs one command on a leased connection and releases the lease when the command's result
      * arrives. Failures, including a pool that has no free connection, complete the returned
-     * future exceptionally with a {@link CacheException}.
-     * @param command issues the command on the connection; must not block
+     * future exceptionally with a {@link CacheException}. The observer hears of the call once,
+     * with its latency from this method's start (so including any wait for a connection).
+     * @param command which command, for the observer
+     * @param operation issues the command on the connection; must not block
      * @param <T> the result type
      * @return the command's result
      */
-    public <T> CompletableFuture<T> execute(Function<? super C, ? extends CompletionStage<T>> command) {
+    public <T> CompletableFuture<T> execute(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation) {
+        long started = System.nanoTime();
         ConnectionLease<C> lease;
         try {
             lease = acquire();
         }
         catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(translate(ex));
+            return failed(command, started, translate(ex));
         }
         CompletionStage<T> stage;
         try {
-            stage = command.apply(lease.connection());
+            stage = operation.apply(lease.connection());
         }
         catch (RuntimeException | Error ex) {
             lease.release();
-            return CompletableFuture.failedFuture(translate(ex));
+            return failed(command, started, translate(ex));
         }
         return stage.toCompletableFuture().handle((result, failure) -> {
             lease.release();
             if (failure != null) {
-                throw translate(failure);
+                CacheException translated = translate(failure);
+                this.observer.onCall(command, CallOutcome.of(translated), System.nanoTime() - started);
+                throw translated;
             }
+            this.observer.onCall(command, CallOutcome.SUCCESS, System.nanoTime() - started);
             return result;
         });
+    }
+
+    private <T> CompletableFuture<T> failed(CacheCommand command, long started, CacheException failure) {
+        this.observer.onCall(command, CallOutcome.of(failure), System.nanoTime() - started);
+        return CompletableFuture.failedFuture(failure);
     }
 
     private ConnectionLease<C> acquire() {

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
+import io.adaptivecache.metrics.CacheCommand;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,11 +49,11 @@ class SwappableConnectionStrategyTests {
         strategy.start(StrategySpec.single());
         FakeConnections.Connection first = connections.opened.get(0);
         CompletableFuture<String> pending = new CompletableFuture<>();
-        CompletableFuture<String> call = strategy.execute(connection -> pending);
+        CompletableFuture<String> call = strategy.execute(CacheCommand.GET, connection -> pending);
 
         Future<SwitchReport> switching = executor.submit(() -> strategy.switchTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)));
         await().atMost(Duration.ofSeconds(5)).until(() -> strategy.activeSpec().type() == StrategyType.MULTI);
-        String servedBy = strategy.execute(connection -> CompletableFuture.completedFuture(connection.toString())).join();
+        String servedBy = strategy.execute(CacheCommand.GET, connection -> CompletableFuture.completedFuture(connection.toString())).join();
 
         assertThat(servedBy).isNotEqualTo(first.toString());
         assertThat(first.closed).isFalse();
@@ -73,7 +74,7 @@ class SwappableConnectionStrategyTests {
         try (SwappableConnectionStrategy<FakeConnections.Connection> impatient = new SwappableConnectionStrategy<>(connections,
                 failure -> new CacheException("x"), Duration.ofMillis(50))) {
             impatient.start(StrategySpec.single());
-            impatient.execute(connection -> new CompletableFuture<>());
+            impatient.execute(CacheCommand.GET, connection -> new CompletableFuture<>());
 
             SwitchReport report = impatient.switchTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
 
@@ -92,7 +93,7 @@ class SwappableConnectionStrategyTests {
 
         connections.failOpens.set(false);
         assertThat(strategy.activeSpec()).isEqualTo(StrategySpec.single());
-        assertThat(strategy.execute(connection -> CompletableFuture.completedFuture(connection.id)).join()).isEqualTo(1);
+        assertThat(strategy.execute(CacheCommand.GET, connection -> CompletableFuture.completedFuture(connection.id)).join()).isEqualTo(1);
     }
 
     @Test
@@ -126,14 +127,14 @@ class SwappableConnectionStrategyTests {
 
     @Test
     void shouldFailCallsWithAConnectionExceptionBeforeStartAndAfterClose() {
-        assertThatThrownBy(() -> strategy.execute(connection -> CompletableFuture.completedFuture(1)).join())
+        assertThatThrownBy(() -> strategy.execute(CacheCommand.GET, connection -> CompletableFuture.completedFuture(1)).join())
                 .isInstanceOf(CompletionException.class).hasCauseInstanceOf(CacheConnectionException.class)
                 .hasMessageContaining("not been started");
 
         strategy.start(StrategySpec.single());
         strategy.close();
 
-        assertThatThrownBy(() -> strategy.execute(connection -> CompletableFuture.completedFuture(1)).join())
+        assertThatThrownBy(() -> strategy.execute(CacheCommand.GET, connection -> CompletableFuture.completedFuture(1)).join())
                 .hasCauseInstanceOf(CacheConnectionException.class).hasMessageContaining("closed");
         assertThat(connections.openCount()).isZero();
     }
@@ -142,7 +143,7 @@ class SwappableConnectionStrategyTests {
     void shouldTranslateAndReleaseWhenTheCommandThrows() {
         strategy.start(StrategySpec.single());
 
-        CompletableFuture<Object> call = strategy.execute(connection -> {
+        CompletableFuture<Object> call = strategy.execute(CacheCommand.GET, connection -> {
             throw new IllegalStateException("boom");
         });
 
@@ -161,7 +162,7 @@ class SwappableConnectionStrategyTests {
             workers.add(executor.submit(() -> {
                 for (int i = 0; i < callsPerThread && failure.get() == null; i++) {
                     try {
-                        strategy.execute(connection -> {
+                        strategy.execute(CacheCommand.GET, connection -> {
                             connection.use();
                             return CompletableFuture.completedFuture(connection);
                         }).join();

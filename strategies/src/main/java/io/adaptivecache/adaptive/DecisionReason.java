@@ -1,0 +1,38 @@
+package io.adaptivecache.adaptive;
+
+/** Why a policy decided what it did; travels with every decision and switch. */
+public enum DecisionReason {
+
+    /** Nothing calls for a change. */
+    STEADY,
+    /** Too few calls in the window to judge. */
+    INSUFFICIENT_DATA,
+    /** The window overlapped a switch, connection failures or a long pause; it counts neither way. */
+    DISTURBED,
+    /** Too soon after the last change. */
+    DWELL,
+    /** A condition for a change holds, but not yet for enough consecutive windows. */
+    CONFIRMING,
+    /** A new strategy is on trial against the one it replaced. */
+    TRIAL,
+    /** The strategy on trial did at least as well as the one it replaced, and stays. */
+    TRIAL_ACCEPTED,
+    /** The strategy on trial did worse than the one it replaced, which comes back. */
+    ROLLBACK,
+    /** Changes are suspended after repeated rollbacks (the load is flapping between regimes). */
+    SUPPRESSED,
+    /** The hourly switch budget is spent. */
+    BUDGET_EXHAUSTED,
+    /** POOLED: callers wait for a connection about as long as they use it, or pile up waiting. */
+    POOL_CONTENTION,
+    /** POOLED: every pooled connection is busy; the pool size caps the rate the round trip allows. */
+    POOL_SATURATED,
+    /** SINGLE/MULTI: each shared connection carries many calls at once; its I/O thread is the bottleneck. */
+    CONNECTION_SATURATED,
+    /** MULTI: connections sit mostly idle. */
+    CONNECTIONS_IDLE,
+    /** Pinned by configuration or by an operator. */
+    PINNED,
+    /** Switched by an operator. */
+    OPERATOR
+}

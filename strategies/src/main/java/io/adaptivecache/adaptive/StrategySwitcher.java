@@ -1,0 +1,244 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.metrics.WindowSample;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.SwitchReport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches one template window by window and carries out its policy's decisions through the
+ * template's swap mechanism (warm, swap, drain, close). One daemon thread per template; the hot
+ * path is untouched (the template's sensors are read once per window).
+ *
+ * <p>Modes: {@link AdaptiveMode#AUTO} acts, {@link AdaptiveMode#ADVISE} only reports; a pinned
+ * strategy (by configuration or {@link #pin}) overrides both until {@link #unpin}. An operator
+ * can also {@link #forceTrial} a strategy, which the policy judges like its own switches. A
+ * warm-up failure keeps the incumbent and the policy backs off. Every switch is logged once at
+ * INFO, kept in a bounded history and passed to the listener.
+ */
+public final class StrategySwitcher implements AutoCloseable {
+
+    private static final Logger logger = LoggerFactory.getLogger(StrategySwitcher.class);
+    private static final int HISTORY = 32;
+
+    private final DefaultCacheTemplate<?> template;
+    private final StrategyPolicy policy;
+    private final Duration window;
+    private final AdaptiveMode mode;
+    private final LongSupplier nanoClock;
+    private final Clock wallClock;
+    private final SwitchListener listener;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<SwitchEvent> history = new ArrayDeque<>(HISTORY);
+    private volatile StrategySpec pinned;
+    private volatile Decision lastDecision;
+    private volatile WindowSample lastWindow;
+    private volatile Instant since;
+    private ScheduledExecutorService executor;
+
+    /**
+     * Creates a switcher that is not started yet.
+     * @param template the template to watch
+     * @param policy decides, one window at a time
+     * @param window how often to sample and decide
+     * @param mode act or only advise
+     * @param pinned a strategy pinned by configuration, or {@code null} to let the policy decide
+     * @param nanoClock the policy's clock ({@code System::nanoTime}, or a fake one in tests)
+     * @param wallClock the clock for event timestamps
+     * @param listener hears of every switch
+     */
+    public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
+            StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener) {
+        this.template = Objects.requireNonNull(template, "template");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.window = Objects.requireNonNull(window, "window");
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.pinned = pinned;
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.since = wallClock.instant();
+    }
+
+    /** Starts evaluating one window every {@code window} on a daemon thread. The template must be started. */
+    public synchronized void start() {
+        if (this.executor != null) {
+            return;
+        }
+        this.since = this.wallClock.instant();
+        this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "adaptive-cache-switcher-" + this.template.name());
+            thread.setDaemon(true);
+            return thread;
+        });
+        long periodNanos = this.window.toNanos();
+        this.executor.scheduleWithFixedDelay(this::evaluateQuietly, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void evaluateQuietly() {
+        try {
+            if (this.template.isRunning()) {
+                evaluate();
+            }
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Adaptive evaluation of {} failed; trying again next window", this.template.name(), ex);
+        }
+    }
+
+    /**
+     * Closes one window and acts on the decision. The background thread calls this every window;
+     * tests call it directly with a fake clock.
+     * @return the decision
+     */
+    public Decision evaluate() {
+        this.lock.lock();
+        try {
+            long now = this.nanoClock.getAsLong();
+            WindowSample sample = this.template.sensors().sample(now, this.template.strategyStats(), this.window.toNanos());
+            this.lastWindow = sample;
+            Decision decision;
+            StrategySpec pin = this.pinned;
+            if (pin != null) {
+                decision = Decision.stay(now, sample.strategy(), DecisionReason.PINNED, "pinned to " + pin);
+            }
+            else {
+                decision = this.policy.decide(sample, now);
+                if (this.mode == AdaptiveMode.AUTO && decision.isSwitch()) {
+                    apply(decision, decision.reason() != DecisionReason.ROLLBACK, now);
+                }
+            }
+            this.lastDecision = decision;
+            return decision;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /**
+     * Pins a strategy: switches to it now and ignores the policy until {@link #unpin()}.
+     * @param spec the strategy
+     * @return the switch, or {@code null} if it was already live
+     */
+    public SwitchEvent pin(StrategySpec spec) {
+        this.lock.lock();
+        try {
+            this.pinned = Objects.requireNonNull(spec, "spec");
+            return operatorSwitch(spec, false, "pinned by an operator");
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /** Lets the policy decide again. */
+    public void unpin() {
+        this.lock.lock();
+        try {
+            this.pinned = null;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /**
+     * Switches to a strategy on trial: the policy compares it with the one it replaced and rolls
+     * it back if it does worse (in {@link AdaptiveMode#AUTO}). Unpins.
+     * @param spec the strategy to try
+     * @return the switch, or {@code null} if it was already live
+     */
+    public SwitchEvent forceTrial(StrategySpec spec) {
+        this.lock.lock();
+        try {
+            this.pinned = null;
+            return operatorSwitch(spec, true, "trial forced by an operator");
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    private SwitchEvent operatorSwitch(StrategySpec spec, boolean trial, String evidence) {
+        long now = this.nanoClock.getAsLong();
+        StrategySpec current = this.template.activeStrategy();
+        if (current.equals(spec)) {
+            return null;
+        }
+        return apply(new Decision(now, current, spec, DecisionReason.OPERATOR, evidence), trial, now);
+    }
+
+    private SwitchEvent apply(Decision decision, boolean trial, long now) {
+        SwitchEvent event;
+        try {
+            SwitchReport report = this.template.switchStrategy(decision.target());
+            this.policy.onSwitch(decision, true, trial, now);
+            this.since = this.wallClock.instant();
+            event = new SwitchEvent(this.template.name(), this.since, report.from(), report.to(), decision.reason(),
+                    decision.evidence(), SwitchEvent.Outcome.SWITCHED, report.warmUp(), report.drain());
+            logger.info("{} switched {} -> {} ({}: {}; warm-up {} ms, drain {} ms)", this.template.name(), report.from(),
+                    report.to(), decision.reason(), decision.evidence(), report.warmUp().toMillis(), report.drain().toMillis());
+        }
+        catch (RuntimeException ex) {
+            this.policy.onSwitch(decision, false, false, now);
+            event = new SwitchEvent(this.template.name(), this.wallClock.instant(), decision.current(), decision.target(),
+                    decision.reason(), decision.evidence() + "; failed: " + ex.getMessage(), SwitchEvent.Outcome.FAILED,
+                    Duration.ZERO, Duration.ZERO);
+            logger.warn("{} could not switch {} -> {} ({}); keeping {}: {}", this.template.name(), decision.current(),
+                    decision.target(), decision.reason(), decision.current(), ex.getMessage());
+        }
+        synchronized (this.history) {
+            if (this.history.size() == HISTORY) {
+                this.history.removeFirst();
+            }
+            this.history.addLast(event);
+        }
+        this.listener.onSwitch(event);
+        return event;
+    }
+
+    /**
+     * The switcher's state now.
+     * @return the state
+     */
+    public AdaptiveState state() {
+        List<SwitchEvent> events;
+        synchronized (this.history) {
+            events = List.copyOf(this.history);
+        }
+        return new AdaptiveState(this.template.name(), this.mode, this.pinned, this.template.activeStrategy(), this.since,
+                this.lastDecision, this.lastWindow, events, this.policy.isSuppressed(this.nanoClock.getAsLong()));
+    }
+
+    /**
+     * The template this switcher watches.
+     * @return the template
+     */
+    public DefaultCacheTemplate<?> template() {
+        return this.template;
+    }
+
+    /** Stops evaluating; the template is left as it is. */
+    @Override
+    public synchronized void close() {
+        if (this.executor != null) {
+            this.executor.shutdownNow();
+            this.executor = null;
+        }
+    }
+}

@@ -1,0 +1,339 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+import io.adaptivecache.metrics.WindowSample;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.StrategyType;
+
+/**
+ * The default policy, encoding what the source articles measured:
+ * <ul>
+ * <li>POOLED loses when callers wait for a connection about as long as they use it, when waiting
+ * borrowers pile up, or when every pooled connection is busy (P connections / round trip caps the
+ * rate): switch to MULTI at the connection cap;</li>
+ * <li>one shared connection saturates its single I/O thread under many threads: when each
+ * connection carries more than {@code growAbove} calls at once, double N toward the cap;</li>
+ * <li>connections that sit idle (under {@code shrinkBelow} calls each) are halved, down to SINGLE.</li>
+ * </ul>
+ * Against flapping: a condition must hold for {@code confirmWindows} consecutive windows; a
+ * minimum dwell separates changes; each change is on trial against the incumbent's recent
+ * windows and rolled back if throughput at comparable load drops by more than
+ * {@code trialTolerance}; each rollback doubles the dwell; repeated rollbacks suppress changes;
+ * an hourly budget caps them. Disturbed or thin windows count neither for nor against a change.
+ */
+public final class ThresholdStrategyPolicy implements StrategyPolicy {
+
+    private static final long HOUR = Duration.ofHours(1).toNanos();
+    private static final int BASELINE_WINDOWS = 10;
+
+    private final Settings settings;
+    private final Deque<WindowSample> incumbentWindows = new ArrayDeque<>();
+    private final Deque<Long> switchTimes = new ArrayDeque<>();
+    private final Deque<Long> rollbackTimes = new ArrayDeque<>();
+    private final List<WindowSample> trialWindows = new ArrayList<>();
+    private long lastChangeNanos = Long.MIN_VALUE;
+    private long dwellNanos;
+    private boolean suppressing;
+    private long suppressedUntil;
+    private StrategySpec candidate;
+    private DecisionReason candidateReason;
+    private int candidateWindows;
+    private Trial trial;
+
+    /**
+     * Creates a policy.
+     * @param settings its thresholds and timings
+     */
+    public ThresholdStrategyPolicy(Settings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.dwellNanos = settings.dwell().toNanos();
+    }
+
+    @Override
+    public Decision decide(WindowSample window, long now) {
+        StrategySpec current = window.strategy();
+        if (this.lastChangeNanos == Long.MIN_VALUE) {
+            this.lastChangeNanos = now; // the first dwell counts from the first window seen
+        }
+        if (isSuppressed(now)) {
+            return Decision.stay(now, current, DecisionReason.SUPPRESSED,
+                    "changes suspended after " + this.rollbackTimes.size() + " rollbacks within an hour");
+        }
+        if (window.disturbed()) {
+            return Decision.stay(now, current, DecisionReason.DISTURBED, window.disturbance());
+        }
+        if (window.calls() < this.settings.minCallsPerWindow()) {
+            return Decision.stay(now, current, DecisionReason.INSUFFICIENT_DATA,
+                    window.calls() + " calls < " + this.settings.minCallsPerWindow());
+        }
+        if (this.trial != null) {
+            Decision trialDecision = judgeTrial(window, now);
+            if (trialDecision != null) {
+                return trialDecision;
+            }
+        }
+        remember(window);
+        long sinceChange = now - this.lastChangeNanos;
+        if (sinceChange < this.dwellNanos) {
+            return Decision.stay(now, current, DecisionReason.DWELL,
+                    "last change " + seconds(sinceChange) + " s ago, dwell " + seconds(this.dwellNanos) + " s");
+        }
+        Decision proposal = propose(window, now);
+        if (!proposal.isSwitch()) {
+            this.candidate = null;
+            this.candidateWindows = 0;
+            return proposal;
+        }
+        if (proposal.target().equals(this.candidate)) {
+            this.candidateWindows++;
+        }
+        else {
+            this.candidate = proposal.target();
+            this.candidateReason = proposal.reason();
+            this.candidateWindows = 1;
+        }
+        if (this.candidateWindows < this.settings.confirmWindows()) {
+            return Decision.stay(now, current, DecisionReason.CONFIRMING, this.candidateReason + " toward " + this.candidate
+                    + " in " + this.candidateWindows + " of " + this.settings.confirmWindows() + " windows: " + proposal.evidence());
+        }
+        expire(this.switchTimes, now);
+        if (this.switchTimes.size() >= this.settings.maxSwitchesPerHour()) {
+            return Decision.stay(now, current, DecisionReason.BUDGET_EXHAUSTED,
+                    this.switchTimes.size() + " switches in the last hour; " + proposal.reason() + " waits");
+        }
+        return proposal;
+    }
+
+    /** The rules, applied to one undisturbed window. */
+    private Decision propose(WindowSample window, long now) {
+        StrategySpec current = window.strategy();
+        int cap = this.settings.maxConnections();
+        if (current.type() == StrategyType.POOLED) {
+            int poolSize = current.pool().maxTotal();
+            double useNanos = Math.max(1, window.meanLatencyNanos() - window.meanBorrowWaitNanos());
+            double waitRatio = window.meanBorrowWaitNanos() / useNanos;
+            String figures = String.format(Locale.ROOT, "borrow wait %.0f us vs use %.0f us (ratio %.2f), %d waiting, concurrency %.1f of %d",
+                    window.meanBorrowWaitNanos() / 1e3, useNanos / 1e3, waitRatio, window.waitingBorrowers(), window.concurrency(),
+                    poolSize);
+            StrategySpec multi = StrategySpec.multi(cap, this.settings.selector());
+            if (waitRatio > this.settings.poolWaitRatio() || window.waitingBorrowers() >= poolSize) {
+                return new Decision(now, current, multi, DecisionReason.POOL_CONTENTION, figures);
+            }
+            if (window.concurrency() > poolSize * 0.9) {
+                return new Decision(now, current, multi, DecisionReason.POOL_SATURATED, figures);
+            }
+            return Decision.stay(now, current, DecisionReason.STEADY, figures);
+        }
+        int connections = current.connections();
+        double perConnection = window.concurrency() / connections;
+        String figures = String.format(Locale.ROOT, "concurrency %.1f over %d connections (%.2f each), p99 %.2f ms, %.0f calls/s",
+                window.concurrency(), connections, perConnection, window.p99LatencyNanos() / 1e6, window.throughput());
+        if (perConnection > this.settings.growAbove() && connections < cap) {
+            return new Decision(now, current, StrategySpec.multi(Math.min(cap, connections * 2), this.settings.selector()),
+                    DecisionReason.CONNECTION_SATURATED, figures);
+        }
+        if (connections > 1 && perConnection < this.settings.shrinkBelow()) {
+            int smaller = connections / 2;
+            return new Decision(now, current,
+                    smaller <= 1 ? StrategySpec.single() : StrategySpec.multi(smaller, this.settings.selector()),
+                    DecisionReason.CONNECTIONS_IDLE, figures);
+        }
+        return Decision.stay(now, current, DecisionReason.STEADY, figures);
+    }
+
+    /** Null when the trial is over and the window should be judged normally. */
+    private Decision judgeTrial(WindowSample window, long now) {
+        Trial running = this.trial;
+        if (!window.strategy().equals(running.candidate())) {
+            this.trial = null; // replaced meanwhile (an operator): nothing left to judge
+            return null;
+        }
+        this.trialWindows.add(window);
+        if (now - running.until() < 0) {
+            return Decision.stay(now, window.strategy(), DecisionReason.TRIAL,
+                    "trial of " + running.candidate() + " against " + running.incumbent() + ", " + this.trialWindows.size()
+                            + " windows so far");
+        }
+        this.trial = null;
+        double trialThroughput = this.trialWindows.stream().mapToDouble(WindowSample::throughput).average().orElse(0);
+        double trialConcurrency = this.trialWindows.stream().mapToDouble(WindowSample::concurrency).average().orElse(0);
+        this.trialWindows.clear();
+        String figures = String.format(Locale.ROOT, "%.0f calls/s on %s vs %.0f calls/s on %s (concurrency %.1f vs %.1f)",
+                trialThroughput, running.candidate(), running.baselineThroughput(), running.incumbent(), trialConcurrency,
+                running.baselineConcurrency());
+        double loadRatio = trialConcurrency / Math.max(1e-9, running.baselineConcurrency());
+        boolean comparableLoad = running.baselineThroughput() > 0 && loadRatio > 0.5 && loadRatio < 2.0;
+        if (comparableLoad && trialThroughput < running.baselineThroughput() * (1 - this.settings.trialTolerance())) {
+            expire(this.rollbackTimes, now);
+            this.rollbackTimes.add(now);
+            this.dwellNanos = Math.min(this.dwellNanos * 2, this.settings.maxDwell().toNanos());
+            if (this.rollbackTimes.size() >= this.settings.suppressAfterRollbacks()) {
+                this.suppressing = true;
+                this.suppressedUntil = now + this.settings.suppression().toNanos();
+            }
+            return new Decision(now, window.strategy(), running.incumbent(), DecisionReason.ROLLBACK, figures);
+        }
+        this.dwellNanos = Math.max(this.settings.dwell().toNanos(), this.dwellNanos / 2);
+        this.incumbentWindows.clear();
+        return Decision.stay(now, window.strategy(), DecisionReason.TRIAL_ACCEPTED,
+                figures + (comparableLoad ? "" : "; load changed, kept without comparison"));
+    }
+
+    @Override
+    public void onSwitch(Decision decision, boolean applied, boolean trial, long now) {
+        this.candidate = null;
+        this.candidateWindows = 0;
+        this.lastChangeNanos = now;
+        if (!applied) {
+            // The new strategy could not be opened: back off before trying again.
+            this.dwellNanos = Math.min(this.dwellNanos * 2, this.settings.maxDwell().toNanos());
+            return;
+        }
+        expire(this.switchTimes, now);
+        this.switchTimes.add(now);
+        List<WindowSample> baseline = List.copyOf(this.incumbentWindows);
+        this.incumbentWindows.clear();
+        this.trialWindows.clear();
+        if (trial && decision.reason() != DecisionReason.ROLLBACK && !baseline.isEmpty()) {
+            this.trial = new Trial(decision.current(), decision.target(), now + this.settings.trial().toNanos(),
+                    baseline.stream().mapToDouble(WindowSample::throughput).average().orElse(0),
+                    baseline.stream().mapToDouble(WindowSample::concurrency).average().orElse(0));
+        }
+        else {
+            this.trial = null;
+        }
+    }
+
+    @Override
+    public boolean isSuppressed(long nowNanos) {
+        return this.suppressing && nowNanos - this.suppressedUntil < 0;
+    }
+
+    private void remember(WindowSample window) {
+        this.incumbentWindows.addLast(window);
+        while (this.incumbentWindows.size() > BASELINE_WINDOWS) {
+            this.incumbentWindows.removeFirst();
+        }
+    }
+
+    private static void expire(Deque<Long> times, long now) {
+        while (!times.isEmpty() && now - times.peekFirst() > HOUR) {
+            times.removeFirst();
+        }
+    }
+
+    private static long seconds(long nanos) {
+        return Duration.ofNanos(nanos).toSeconds();
+    }
+
+    private record Trial(StrategySpec incumbent, StrategySpec candidate, long until, double baselineThroughput,
+            double baselineConcurrency) {
+    }
+
+    /**
+     * The policy's thresholds and timings.
+     *
+     * @param maxConnections the most connections MULTI grows to (default: available processors)
+     * @param selector the selector of the MULTI strategies it proposes
+     * @param minCallsPerWindow fewer calls make a window too thin to judge
+     * @param growAbove calls in flight per shared connection above which N doubles
+     * @param shrinkBelow calls in flight per shared connection below which N halves
+     * @param poolWaitRatio mean borrow wait over mean use time above which POOLED is left
+     * @param confirmWindows consecutive windows a condition must hold before acting
+     * @param dwell minimum time between changes (doubled after each rollback)
+     * @param maxDwell the longest the dwell grows to
+     * @param trial how long a new strategy is compared against the one it replaced
+     * @param trialTolerance throughput drop at comparable load that rolls a trial back (0.15 = 15%)
+     * @param suppressAfterRollbacks rollbacks within an hour that suspend changes
+     * @param suppression how long changes stay suspended
+     * @param maxSwitchesPerHour the switch budget
+     */
+    public record Settings(int maxConnections, SelectorType selector, long minCallsPerWindow, double growAbove,
+            double shrinkBelow, double poolWaitRatio, int confirmWindows, Duration dwell, Duration maxDwell, Duration trial,
+            double trialTolerance, int suppressAfterRollbacks, Duration suppression, int maxSwitchesPerHour) {
+
+        /**
+         * Checks the settings.
+         * @param maxConnections the most connections MULTI grows to
+         * @param selector the selector of proposed MULTI strategies
+         * @param minCallsPerWindow fewer calls make a window too thin
+         * @param growAbove per-connection concurrency that grows N
+         * @param shrinkBelow per-connection concurrency that shrinks N
+         * @param poolWaitRatio borrow wait over use time that leaves POOLED
+         * @param confirmWindows consecutive windows before acting
+         * @param dwell minimum time between changes
+         * @param maxDwell the longest dwell
+         * @param trial trial length
+         * @param trialTolerance throughput drop that rolls back
+         * @param suppressAfterRollbacks rollbacks that suspend changes
+         * @param suppression suspension length
+         * @param maxSwitchesPerHour the switch budget
+         */
+        public Settings {
+            Objects.requireNonNull(selector, "selector");
+            if (maxConnections < 1 || confirmWindows < 1 || maxSwitchesPerHour < 1 || suppressAfterRollbacks < 1) {
+                throw new IllegalArgumentException("maxConnections, confirmWindows, maxSwitchesPerHour and suppressAfterRollbacks must be at least 1");
+            }
+            if (!(shrinkBelow < growAbove)) {
+                throw new IllegalArgumentException("shrinkBelow (" + shrinkBelow + ") must be below growAbove (" + growAbove + ")");
+            }
+            if (dwell.isNegative() || trial.isNegative() || maxDwell.compareTo(dwell) < 0) {
+                throw new IllegalArgumentException("dwell and trial must not be negative, and maxDwell must be at least dwell");
+            }
+        }
+
+        /**
+         * The defaults: cap at the processor count, 200 calls per window, grow above 4 calls per
+         * connection, shrink below 0.5, leave POOLED at a wait/use ratio of 0.5, 3 confirming
+         * windows, 60 s dwell (up to 30 min), 30 s trials with a 15% tolerance, suppression for an
+         * hour after 3 rollbacks, at most 12 switches an hour.
+         * @return the defaults
+         */
+        public static Settings defaults() {
+            return new Settings(Runtime.getRuntime().availableProcessors(), SelectorType.ROUND_ROBIN, 200, 4.0, 0.5, 0.5, 3,
+                    Duration.ofSeconds(60), Duration.ofMinutes(30), Duration.ofSeconds(30), 0.15, 3, Duration.ofHours(1), 12);
+        }
+
+        /**
+         * A copy with other timings.
+         * @param dwell minimum time between changes
+         * @param trial trial length
+         * @return the copy
+         */
+        public Settings withTimings(Duration dwell, Duration trial) {
+            return new Settings(this.maxConnections, this.selector, this.minCallsPerWindow, this.growAbove, this.shrinkBelow,
+                    this.poolWaitRatio, this.confirmWindows, dwell, this.maxDwell.compareTo(dwell) < 0 ? dwell : this.maxDwell, trial,
+                    this.trialTolerance, this.suppressAfterRollbacks, this.suppression, this.maxSwitchesPerHour);
+        }
+
+        /**
+         * A copy with another connection cap.
+         * @param maxConnections the most connections MULTI grows to
+         * @return the copy
+         */
+        public Settings withMaxConnections(int maxConnections) {
+            return new Settings(maxConnections, this.selector, this.minCallsPerWindow, this.growAbove, this.shrinkBelow,
+                    this.poolWaitRatio, this.confirmWindows, this.dwell, this.maxDwell, this.trial, this.trialTolerance,
+                    this.suppressAfterRollbacks, this.suppression, this.maxSwitchesPerHour);
+        }
+
+        /**
+         * A copy with another minimum of calls per window.
+         * @param minCallsPerWindow fewer calls make a window too thin
+         * @return the copy
+         */
+        public Settings withMinCallsPerWindow(long minCallsPerWindow) {
+            return new Settings(this.maxConnections, this.selector, minCallsPerWindow, this.growAbove, this.shrinkBelow,
+                    this.poolWaitRatio, this.confirmWindows, this.dwell, this.maxDwell, this.trial, this.trialTolerance,
+                    this.suppressAfterRollbacks, this.suppression, this.maxSwitchesPerHour);
+        }
+    }
+}

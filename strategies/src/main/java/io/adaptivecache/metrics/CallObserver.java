@@ -1,0 +1,21 @@
+package io.adaptivecache.metrics;
+
+/**
+ * Told about every call when it completes: called on the hot path (often on the client's I/O
+ * thread), so implementations must be quick, lock-free and must not allocate or log.
+ */
+@FunctionalInterface
+public interface CallObserver {
+
+    /** Observes nothing. */
+    CallObserver NONE = (command, outcome, latencyNanos) -> {
+    };
+
+    /**
+     * A call completed.
+     * @param command the command
+     * @param outcome how it ended
+     * @param latencyNanos caller-observed time from the call to its completion, including any wait for a connection
+     */
+    void onCall(CacheCommand command, CallOutcome outcome, long latencyNanos);
+}

@@ -1,0 +1,132 @@
+package io.adaptivecache.metrics;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.StrategyStats;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * A template's own sensors: caller-observed latency in an HdrHistogram {@link Recorder} (an
+ * interval histogram, swapped per window, rather than decaying percentiles) and counters of
+ * calls, errors and timeouts, all wait-free on the hot path. {@link #sample} closes a window.
+ * A further observer (Micrometer) can be attached; it is read once per call from a volatile field.
+ */
+public final class TemplateSensors implements CallObserver {
+
+    private static final long HIGHEST_TRACKABLE_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    private final Recorder latency = new Recorder(HIGHEST_TRACKABLE_NANOS, 2);
+    private final LongAdder calls = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder timeouts = new LongAdder();
+    private final LongAdder connectionFailures = new LongAdder();
+    private volatile CallObserver downstream = CallObserver.NONE;
+
+    // Window state, touched only by the one thread that samples.
+    private Histogram recycled;
+    private long lastCalls;
+    private long lastErrors;
+    private long lastTimeouts;
+    private long lastConnectionFailures;
+    private long lastBorrows;
+    private long lastBorrowWaitNanos;
+    private StrategySpec lastStrategy;
+    private long lastSampleNanos = Long.MIN_VALUE;
+
+    @Override
+    public void onCall(CacheCommand command, CallOutcome outcome, long latencyNanos) {
+        this.latency.recordValue(Math.min(Math.max(latencyNanos, 1), HIGHEST_TRACKABLE_NANOS));
+        this.calls.increment();
+        if (outcome != CallOutcome.SUCCESS) {
+            this.errors.increment();
+            if (outcome == CallOutcome.TIMEOUT) {
+                this.timeouts.increment();
+            }
+            else if (outcome == CallOutcome.CONNECTION_FAILURE) {
+                this.connectionFailures.increment();
+            }
+        }
+        this.downstream.onCall(command, outcome, latencyNanos);
+    }
+
+    /**
+     * Sends every call on to another observer too (replacing any previous one).
+     * @param observer the observer, such as a Micrometer binder
+     */
+    public void observeWith(CallObserver observer) {
+        this.downstream = observer == null ? CallObserver.NONE : observer;
+    }
+
+    /**
+     * Calls completed since the template started.
+     * @return the count
+     */
+    public long totalCalls() {
+        return this.calls.sum();
+    }
+
+    /**
+     * Failed calls since the template started.
+     * @return the count
+     */
+    public long totalErrors() {
+        return this.errors.sum();
+    }
+
+    /**
+     * Closes the current window and opens the next. Call from one thread only.
+     * @param nowNanos the end of the window, on the caller's clock
+     * @param stats the live strategy's figures now
+     * @param expectedWindowNanos the planned window length; a much longer one means the JVM or host paused
+     * @return the window's measurements
+     */
+    public WindowSample sample(long nowNanos, StrategyStats stats, long expectedWindowNanos) {
+        Histogram interval = this.latency.getIntervalHistogram(this.recycled);
+        this.recycled = interval;
+        long totalCalls = this.calls.sum();
+        long totalErrors = this.errors.sum();
+        long totalTimeouts = this.timeouts.sum();
+        long totalConnectionFailures = this.connectionFailures.sum();
+        boolean first = this.lastSampleNanos == Long.MIN_VALUE;
+        long start = first ? nowNanos - expectedWindowNanos : this.lastSampleNanos;
+        boolean sameStrategy = stats.spec().equals(this.lastStrategy);
+        long borrows = sameStrategy ? stats.borrows() - this.lastBorrows : stats.borrows();
+        long borrowWait = sameStrategy ? stats.borrowWaitNanos() - this.lastBorrowWaitNanos : stats.borrowWaitNanos();
+
+        long calls = totalCalls - this.lastCalls;
+        long connectionFailures = totalConnectionFailures - this.lastConnectionFailures;
+        String disturbance = null;
+        if (first) {
+            disturbance = "first window";
+        }
+        else if (!sameStrategy) {
+            disturbance = "strategy changed from " + this.lastStrategy + " to " + stats.spec();
+        }
+        else if (connectionFailures > 0) {
+            disturbance = connectionFailures + " connection failures";
+        }
+        else if (nowNanos - start > expectedWindowNanos * 3 / 2) {
+            disturbance = "window took " + TimeUnit.NANOSECONDS.toMillis(nowNanos - start) + " ms (pause?)";
+        }
+        double seconds = Math.max(1e-9, (nowNanos - start) / 1e9);
+        double throughput = calls / seconds;
+        double mean = interval.getTotalCount() == 0 ? 0 : interval.getMean();
+        WindowSample sample = new WindowSample(start, nowNanos, stats.spec(), stats.openConnections(), calls,
+                totalErrors - this.lastErrors, totalTimeouts - this.lastTimeouts, throughput, mean,
+                interval.getValueAtPercentile(50), interval.getValueAtPercentile(99), throughput * mean / 1e9, borrows,
+                borrows == 0 ? 0 : (double) borrowWait / borrows, stats.waitingBorrowers(), disturbance);
+
+        this.lastCalls = totalCalls;
+        this.lastErrors = totalErrors;
+        this.lastTimeouts = totalTimeouts;
+        this.lastConnectionFailures = totalConnectionFailures;
+        this.lastBorrows = stats.borrows();
+        this.lastBorrowWaitNanos = stats.borrowWaitNanos();
+        this.lastStrategy = stats.spec();
+        this.lastSampleNanos = nowNanos;
+        return sample;
+    }
+}

@@ -1,0 +1,175 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.adaptivecache.CacheException;
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CasResult;
+import io.adaptivecache.CasToken;
+import io.adaptivecache.CasValue;
+import io.adaptivecache.command.CacheBackend;
+import io.adaptivecache.command.CacheCommands;
+import io.adaptivecache.command.CacheInputRules;
+import io.adaptivecache.strategy.ConnectionFactory;
+import io.adaptivecache.strategy.ExceptionTranslator;
+
+/**
+ * A backend kept in a map, whose connections count their opens and closes, and whose gets can
+ * be held pending to test draining. Only get and set are implemented: what switcher tests need.
+ */
+final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>, CacheCommands<InMemoryBackend.Connection>,
+        ConnectionFactory<InMemoryBackend.Connection> {
+
+    final Map<String, byte[]> data = new ConcurrentHashMap<>();
+    final List<Connection> opened = new CopyOnWriteArrayList<>();
+    final AtomicBoolean failOpens = new AtomicBoolean();
+    final AtomicReference<CompletableFuture<byte[]>> holdNextGet = new AtomicReference<>();
+    private final AtomicInteger ids = new AtomicInteger();
+
+    static final class Connection {
+
+        final int id;
+        final AtomicBoolean closed = new AtomicBoolean();
+
+        Connection(int id) {
+            this.id = id;
+        }
+    }
+
+    long openCount() {
+        return this.opened.stream().filter(connection -> !connection.closed.get()).count();
+    }
+
+    @Override
+    public Connection open() {
+        if (this.failOpens.get()) {
+            throw new CacheConnectionException("memory server is down");
+        }
+        Connection connection = new Connection(this.ids.incrementAndGet());
+        this.opened.add(connection);
+        return connection;
+    }
+
+    @Override
+    public boolean isUsable(Connection connection) {
+        return !connection.closed.get();
+    }
+
+    @Override
+    public void close(Connection connection) {
+        connection.closed.set(true);
+    }
+
+    @Override
+    public String describe() {
+        return "memory";
+    }
+
+    @Override
+    public String kind() {
+        return "memory";
+    }
+
+    @Override
+    public ConnectionFactory<Connection> connections() {
+        return this;
+    }
+
+    @Override
+    public CacheCommands<Connection> commands() {
+        return this;
+    }
+
+    @Override
+    public CacheInputRules inputRules() {
+        return CacheInputRules.builder("memory").build();
+    }
+
+    @Override
+    public ExceptionTranslator exceptionTranslator() {
+        return failure -> new CacheException(failure.getMessage(), failure);
+    }
+
+    @Override
+    public Duration commandTimeout() {
+        return Duration.ofSeconds(5);
+    }
+
+    @Override
+    public void close() {
+    }
+
+    private static void use(Connection connection) {
+        if (connection.closed.get()) {
+            throw new IllegalStateException("used after close");
+        }
+    }
+
+    @Override
+    public CompletionStage<byte[]> get(Connection connection, String key) {
+        use(connection);
+        CompletableFuture<byte[]> held = this.holdNextGet.getAndSet(null);
+        return held != null ? held : CompletableFuture.completedFuture(this.data.get(key));
+    }
+
+    @Override
+    public CompletionStage<Void> set(Connection connection, String key, byte[] value, Duration ttl) {
+        use(connection);
+        this.data.put(key, value);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Map<String, byte[]>> getAll(Connection connection, List<String> keys) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Boolean> add(Connection connection, String key, byte[] value, Duration ttl) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Boolean> replace(Connection connection, String key, byte[] value, Duration ttl) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Boolean> delete(Connection connection, String key) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<CasValue<byte[]>> gets(Connection connection, String key) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<CasResult> cas(Connection connection, String key, CasToken token, byte[] value, Duration ttl) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Long> incr(Connection connection, String key, long delta) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Long> decr(Connection connection, String key, long delta) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<Boolean> touch(Connection connection, String key, Duration ttl) {
+        throw new UnsupportedOperationException();
+    }
+}

@@ -1,0 +1,192 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.metrics.WindowSample;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The switcher on a fake clock and in-memory connections that count their opens and closes. */
+class StrategySwitcherTests {
+
+    private final InMemoryBackend backend = new InMemoryBackend();
+    private final DefaultCacheTemplate<InMemoryBackend.Connection> template = new DefaultCacheTemplate<>("memory", this.backend,
+            StrategySpec.multi(4, SelectorType.ROUND_ROBIN), Duration.ofSeconds(5));
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+    private final Clock wall = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
+    private final List<SwitchEvent> events = new ArrayList<>();
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void close() {
+        this.template.close();
+        this.executor.shutdownNow();
+    }
+
+    private StrategySwitcher switcher(StrategyPolicy policy, AdaptiveMode mode, StrategySpec pinned) {
+        this.template.start();
+        return new StrategySwitcher(this.template, policy, Duration.ofSeconds(1), mode, pinned, this.nanos::get, this.wall,
+                this.events::add);
+    }
+
+    /** One second of light traffic, then the window is evaluated. */
+    private Decision window(StrategySwitcher switcher, int calls) {
+        for (int i = 0; i < calls; i++) {
+            this.template.set("k" + i, new byte[] {1}, Duration.ZERO);
+            this.template.get("k" + i);
+        }
+        this.nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        return switcher.evaluate();
+    }
+
+    private ThresholdStrategyPolicy idleShrinkingPolicy() {
+        return new ThresholdStrategyPolicy(ThresholdStrategyPolicy.Settings.defaults().withMaxConnections(4)
+                .withMinCallsPerWindow(20).withTimings(Duration.ofSeconds(10), Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void aSwitchDuringTheDwellShouldBeRefusedWithItsReason() {
+        StrategySwitcher switcher = switcher(idleShrinkingPolicy(), AdaptiveMode.AUTO, null);
+
+        List<DecisionReason> reasons = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            reasons.add(window(switcher, 50).reason());
+        }
+
+        assertThat(reasons.get(0)).isEqualTo(DecisionReason.DISTURBED);
+        assertThat(reasons.subList(1, 8)).containsOnly(DecisionReason.DWELL);
+        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+        assertThat(switcher.state().lastDecision().evidence()).contains("dwell 10 s");
+    }
+
+    @Test
+    void afterTheDwellIdleConnectionsShouldShrinkAndTheRetiredOnesClose() {
+        StrategySwitcher switcher = switcher(idleShrinkingPolicy(), AdaptiveMode.AUTO, null);
+
+        Decision decision = null;
+        for (int i = 0; i < 20 && (decision == null || !decision.isSwitch()); i++) {
+            decision = window(switcher, 50);
+        }
+
+        assertThat(decision.reason()).isEqualTo(DecisionReason.CONNECTIONS_IDLE);
+        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+        assertThat(this.backend.openCount()).isEqualTo(2);
+        assertThat(this.backend.opened).hasSize(6);
+        assertThat(this.events).singleElement().satisfies(event -> {
+            assertThat(event.outcome()).isEqualTo(SwitchEvent.Outcome.SWITCHED);
+            assertThat(event.reason()).isEqualTo(DecisionReason.CONNECTIONS_IDLE);
+            assertThat(event.evidence()).contains("concurrency");
+        });
+        assertThat(switcher.state().history()).containsExactlyElementsOf(this.events);
+        assertThat(window(switcher, 50).reason()).as("the window that overlaps the switch").isEqualTo(DecisionReason.DISTURBED);
+    }
+
+    @Test
+    void aPinnedStrategyShouldIgnoreThePolicy() {
+        StrategyPolicy alwaysSwitch = new ScriptedPolicy(StrategySpec.single());
+        StrategySwitcher switcher = switcher(alwaysSwitch, AdaptiveMode.AUTO, StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(window(switcher, 10).reason()).isEqualTo(DecisionReason.PINNED);
+        }
+        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+
+        switcher.unpin();
+        window(switcher, 10);
+        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.single());
+    }
+
+    @Test
+    void adviseModeShouldDecideButNeverAct() {
+        StrategySwitcher switcher = switcher(new ScriptedPolicy(StrategySpec.single()), AdaptiveMode.ADVISE, null);
+
+        Decision decision = window(switcher, 10);
+
+        assertThat(decision.isSwitch()).isTrue();
+        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+        assertThat(this.events).isEmpty();
+        assertThat(switcher.state().lastDecision()).isEqualTo(decision);
+    }
+
+    @Test
+    void anOperatorPinShouldSwitchAtOnceAndBeRecorded() {
+        StrategySwitcher switcher = switcher(new ScriptedPolicy(null), AdaptiveMode.AUTO, null);
+
+        SwitchEvent event = switcher.pin(StrategySpec.single());
+
+        assertThat(event.reason()).isEqualTo(DecisionReason.OPERATOR);
+        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.single());
+        assertThat(switcher.state().pinned()).isEqualTo(StrategySpec.single());
+        assertThat(switcher.pin(StrategySpec.single())).as("already live").isNull();
+    }
+
+    @Test
+    void aFailedWarmUpShouldKeepTheIncumbentAndTellThePolicy() {
+        ScriptedPolicy policy = new ScriptedPolicy(StrategySpec.single());
+        StrategySwitcher switcher = switcher(policy, AdaptiveMode.AUTO, null);
+        this.backend.failOpens.set(true);
+
+        window(switcher, 10);
+
+        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+        assertThat(this.events).singleElement().extracting(SwitchEvent::outcome).isEqualTo(SwitchEvent.Outcome.FAILED);
+        assertThat(policy.applied).containsExactly(false);
+    }
+
+    @Test
+    void theOldStrategyShouldCloseOnlyWhenItsLastCallCompletes() throws Exception {
+        StrategySwitcher switcher = switcher(new ScriptedPolicy(StrategySpec.single()), AdaptiveMode.AUTO, null);
+        CompletableFuture<byte[]> pending = new CompletableFuture<>();
+        this.backend.holdNextGet.set(pending);
+        CompletableFuture<byte[]> call = this.template.getAsync("held");
+
+        Future<Decision> switching = this.executor.submit(() -> window(switcher, 0));
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.template.activeStrategy().equals(StrategySpec.single()));
+
+        assertThat(this.backend.openCount()).as("4 old connections still open while a call is in flight + 1 new").isEqualTo(5);
+        pending.complete(new byte[] {9});
+        assertThat(switching.get(5, TimeUnit.SECONDS).isSwitch()).isTrue();
+        assertThat(call.join()).containsExactly(9);
+        assertThat(this.backend.openCount()).isEqualTo(1);
+    }
+
+    /** Proposes {@code target} on every window (or nothing when null), and records what it is told. */
+    static final class ScriptedPolicy implements StrategyPolicy {
+
+        final List<Boolean> applied = new ArrayList<>();
+        private final StrategySpec target;
+
+        ScriptedPolicy(StrategySpec target) {
+            this.target = target;
+        }
+
+        @Override
+        public Decision decide(WindowSample window, long nowNanos) {
+            return this.target == null || this.target.equals(window.strategy())
+                    ? Decision.stay(nowNanos, window.strategy(), DecisionReason.STEADY, "scripted")
+                    : new Decision(nowNanos, window.strategy(), this.target, DecisionReason.CONNECTIONS_IDLE, "scripted");
+        }
+
+        @Override
+        public void onSwitch(Decision decision, boolean applied, boolean trial, long nowNanos) {
+            this.applied.add(applied);
+        }
+    }
+}

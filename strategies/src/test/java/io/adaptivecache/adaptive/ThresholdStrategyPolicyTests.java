@@ -1,0 +1,242 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.adaptivecache.metrics.WindowSample;
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import org.junit.jupiter.api.Test;
+
+import static io.adaptivecache.adaptive.Windows.SECOND;
+import static io.adaptivecache.adaptive.Windows.disturbed;
+import static io.adaptivecache.adaptive.Windows.pooled;
+import static io.adaptivecache.adaptive.Windows.window;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The default policy, driven by scripted windows and explicit times: no threads, no sleeps. */
+class ThresholdStrategyPolicyTests {
+
+    private static final StrategySpec SINGLE = StrategySpec.single();
+    private static final StrategySpec POOLED = StrategySpec.pooled(new PoolSettings(8, 8, 0, Duration.ofMillis(200)));
+
+    /** Cap 4, 10 s dwell, 5 s trial: otherwise the defaults. */
+    private final ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.Settings.defaults().withMaxConnections(4)
+            .withTimings(Duration.ofSeconds(10), Duration.ofSeconds(5));
+
+    private final ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings);
+
+    private long now = 0;
+
+    private static StrategySpec multi(int n) {
+        return StrategySpec.multi(n, SelectorType.ROUND_ROBIN);
+    }
+
+    /** Feeds the same kind of window once a second until the policy switches (or gives up), applying switches. */
+    private Decision runUntilSwitch(java.util.function.LongFunction<WindowSample> windows, int maxWindows) {
+        for (int i = 0; i < maxWindows; i++) {
+            this.now += SECOND;
+            Decision decision = this.policy.decide(windows.apply(this.now), this.now);
+            if (decision.isSwitch()) {
+                this.policy.onSwitch(decision, true, true, this.now);
+                return decision;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void manyCallersOnOneConnectionShouldGrowNTowardTheCap() {
+        Decision decision = runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 30);
+
+        assertThat(decision.reason()).isEqualTo(DecisionReason.CONNECTION_SATURATED);
+        assertThat(decision.target()).isEqualTo(multi(2));
+        assertThat(decision.evidence()).contains("concurrency 64.0 over 1 connections");
+    }
+
+    @Test
+    void atTheCapNShouldNotGrowFurther() {
+        assertThat(runUntilSwitch(t -> window(t, multi(4), 60_000, 64), 60)).isNull();
+    }
+
+    @Test
+    void idleConnectionsShouldHalveDownToSingle() {
+        Decision decision = runUntilSwitch(t -> window(t, multi(4), 5_000, 1), 30);
+
+        assertThat(decision.reason()).isEqualTo(DecisionReason.CONNECTIONS_IDLE);
+        assertThat(decision.target()).isEqualTo(multi(2));
+    }
+
+    @Test
+    void moderateLoadShouldStaySteady() {
+        assertThat(runUntilSwitch(t -> window(t, multi(2), 40_000, 4), 60)).isNull();
+        assertThat(this.policy.decide(window(this.now + SECOND, multi(2), 40_000, 4), this.now + SECOND).reason())
+                .isEqualTo(DecisionReason.STEADY);
+    }
+
+    @Test
+    void poolContentionShouldLeavePooled() {
+        Decision decision = runUntilSwitch(t -> pooled(t, POOLED, 20_000, 6, 300_000, 2), 30);
+
+        assertThat(decision.reason()).isEqualTo(DecisionReason.POOL_CONTENTION);
+        assertThat(decision.target()).isEqualTo(multi(4));
+        assertThat(decision.evidence()).contains("borrow wait");
+    }
+
+    @Test
+    void pendingBorrowersPilingUpShouldLeavePooled() {
+        assertThat(runUntilSwitch(t -> pooled(t, POOLED, 20_000, 6, 10_000, 8), 30).reason())
+                .isEqualTo(DecisionReason.POOL_CONTENTION);
+    }
+
+    @Test
+    void aSaturatedPoolShouldLeavePooled() {
+        assertThat(runUntilSwitch(t -> pooled(t, POOLED, 3_000, 7.8, 1_000, 0), 30).reason())
+                .isEqualTo(DecisionReason.POOL_SATURATED);
+    }
+
+    @Test
+    void aComfortablePoolShouldStay() {
+        assertThat(runUntilSwitch(t -> pooled(t, POOLED, 20_000, 3, 1_000, 0), 60)).isNull();
+    }
+
+    @Test
+    void noChangeBeforeTheDwellHasPassed() {
+        this.now += SECOND;
+        Decision first = this.policy.decide(window(this.now, SINGLE, 50_000, 64), this.now);
+
+        assertThat(first.reason()).isEqualTo(DecisionReason.DWELL);
+        assertThat(first.isSwitch()).isFalse();
+        Decision later = runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 30);
+        assertThat(later.atNanos()).as("dwell 10 s plus 3 confirming windows").isGreaterThanOrEqualTo(12 * SECOND);
+    }
+
+    @Test
+    void aConditionMustHoldForConsecutiveWindows() {
+        this.now = 20 * SECOND; // past the first dwell
+        this.policy.decide(window(this.now, SINGLE, 1_000, 1), 0);
+        List<DecisionReason> reasons = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            this.now += SECOND;
+            reasons.add(this.policy.decide(window(this.now, SINGLE, 50_000, 64), this.now).reason());
+        }
+        this.now += SECOND;
+        reasons.add(this.policy.decide(window(this.now, SINGLE, 20_000, 2), this.now).reason());
+        this.now += SECOND;
+        reasons.add(this.policy.decide(window(this.now, SINGLE, 50_000, 64), this.now).reason());
+
+        assertThat(reasons).containsExactly(DecisionReason.CONFIRMING, DecisionReason.CONFIRMING, DecisionReason.STEADY,
+                DecisionReason.CONFIRMING);
+    }
+
+    @Test
+    void disturbedAndThinWindowsShouldCountNeitherForNorAgainst() {
+        this.now = 20 * SECOND;
+        this.policy.decide(window(this.now, SINGLE, 1_000, 1), 0);
+        List<DecisionReason> reasons = new ArrayList<>();
+        long[] times = new long[6];
+        for (int i = 0; i < 6; i++) {
+            this.now += SECOND;
+            times[i] = this.now;
+        }
+        reasons.add(this.policy.decide(window(times[0], SINGLE, 50_000, 64), times[0]).reason());
+        reasons.add(this.policy.decide(disturbed(times[1], SINGLE, "strategy changed"), times[1]).reason());
+        reasons.add(this.policy.decide(window(times[2], SINGLE, 50, 64), times[2]).reason());
+        reasons.add(this.policy.decide(window(times[3], SINGLE, 50_000, 64), times[3]).reason());
+        Decision third = this.policy.decide(window(times[4], SINGLE, 50_000, 64), times[4]);
+
+        assertThat(reasons).containsExactly(DecisionReason.CONFIRMING, DecisionReason.DISTURBED,
+                DecisionReason.INSUFFICIENT_DATA, DecisionReason.CONFIRMING);
+        assertThat(third.isSwitch()).isTrue();
+        assertThat(third.reason()).isEqualTo(DecisionReason.CONNECTION_SATURATED);
+    }
+
+    @Test
+    void aWorseTrialShouldRollBackAndDoubleTheDwell() {
+        Decision grow = runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 30);
+        long switchedAt = this.now;
+        // Same 64 callers, but 30% less throughput on the candidate.
+        Decision rollback = runUntilSwitch(t -> window(t, multi(2), 35_000, 64), 10);
+
+        assertThat(rollback.reason()).isEqualTo(DecisionReason.ROLLBACK);
+        assertThat(rollback.target()).isEqualTo(grow.current());
+        assertThat(rollback.atNanos() - switchedAt).isGreaterThanOrEqualTo(5 * SECOND);
+        Decision again = runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 60);
+        assertThat(again.atNanos() - rollback.atNanos()).as("dwell doubled to 20 s").isGreaterThanOrEqualTo(20 * SECOND);
+    }
+
+    @Test
+    void aBetterTrialShouldBeAccepted() {
+        runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 30);
+        List<DecisionReason> reasons = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            this.now += SECOND;
+            reasons.add(this.policy.decide(window(this.now, multi(2), 62_000, 64), this.now).reason());
+        }
+
+        assertThat(reasons).startsWith(DecisionReason.TRIAL).contains(DecisionReason.TRIAL_ACCEPTED)
+                .doesNotContain(DecisionReason.ROLLBACK);
+    }
+
+    @Test
+    void repeatedRollbacksShouldSuppressChanges() {
+        for (int round = 0; round < 3; round++) {
+            assertThat(runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 200).reason())
+                    .isEqualTo(DecisionReason.CONNECTION_SATURATED);
+            assertThat(runUntilSwitch(t -> window(t, multi(2), 30_000, 64), 20).reason()).isEqualTo(DecisionReason.ROLLBACK);
+        }
+
+        this.now += SECOND;
+        assertThat(this.policy.decide(window(this.now, SINGLE, 50_000, 64), this.now).reason())
+                .isEqualTo(DecisionReason.SUPPRESSED);
+        assertThat(this.policy.isSuppressed(this.now)).isTrue();
+        assertThat(this.policy.isSuppressed(this.now + Duration.ofHours(1).toNanos())).isFalse();
+    }
+
+    @Test
+    void aFailedWarmUpShouldBackOff() {
+        Decision first = runUntilSwitchReportingFailure(t -> window(t, SINGLE, 50_000, 64), 30);
+        long failedAt = this.now;
+        Decision retry = runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 60);
+
+        assertThat(first.reason()).isEqualTo(DecisionReason.CONNECTION_SATURATED);
+        assertThat(retry.atNanos() - failedAt).as("backed off to twice the dwell").isGreaterThanOrEqualTo(20 * SECOND);
+    }
+
+    /** Like {@link #runUntilSwitch}, but reports the switch as failed (the new strategy could not be opened). */
+    private Decision runUntilSwitchReportingFailure(java.util.function.LongFunction<WindowSample> windows, int maxWindows) {
+        for (int i = 0; i < maxWindows; i++) {
+            this.now += SECOND;
+            Decision decision = this.policy.decide(windows.apply(this.now), this.now);
+            if (decision.isSwitch()) {
+                this.policy.onSwitch(decision, false, true, this.now);
+                return decision;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void aSquareWaveOfLoadForAnHourShouldStayWithinTheSwitchBudget() {
+        ThresholdStrategyPolicy defaults = new ThresholdStrategyPolicy(ThresholdStrategyPolicy.Settings.defaults().withMaxConnections(8));
+        StrategySpec live = StrategySpec.single();
+        int switches = 0;
+        for (long second = 1; second <= 3600; second++) {
+            long t = second * SECOND;
+            boolean busy = (second / 120) % 2 == 0; // 2 minutes of 64 callers, 2 minutes of 1
+            double concurrency = busy ? 64 : 1;
+            // A plausible closed-loop model: each connection adds throughput until the 2 cores saturate.
+            double throughput = Math.min(concurrency * 20_000, 30_000 + 15_000 * Math.min(live.connections(), 2));
+            Decision decision = defaults.decide(window(t, live, throughput, concurrency), t);
+            if (decision.isSwitch()) {
+                defaults.onSwitch(decision, true, true, t);
+                live = decision.target();
+                switches++;
+            }
+        }
+
+        assertThat(switches).as("switches in an hour of flapping load").isPositive().isLessThanOrEqualTo(12);
+    }
+}

@@ -1,0 +1,33 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Duration;
+
+import io.adaptivecache.metrics.WindowSample;
+import io.adaptivecache.strategy.StrategySpec;
+
+/** Synthetic one-second windows for policy tests. */
+final class Windows {
+
+    static final long SECOND = Duration.ofSeconds(1).toNanos();
+
+    private Windows() {
+    }
+
+    /** A closed-loop window: {@code concurrency} busy callers at {@code throughput} calls/s. */
+    static WindowSample window(long endNanos, StrategySpec strategy, double throughput, double concurrency) {
+        return pooled(endNanos, strategy, throughput, concurrency, 0, 0);
+    }
+
+    static WindowSample pooled(long endNanos, StrategySpec strategy, double throughput, double concurrency,
+            double meanBorrowWaitNanos, int waitingBorrowers) {
+        double meanLatency = concurrency / throughput * 1e9;
+        return new WindowSample(endNanos - SECOND, endNanos, strategy, strategy.connections(), (long) throughput, 0, 0,
+                throughput, meanLatency, (long) meanLatency, (long) (meanLatency * 3), concurrency, (long) throughput,
+                meanBorrowWaitNanos, waitingBorrowers, null);
+    }
+
+    static WindowSample disturbed(long endNanos, StrategySpec strategy, String why) {
+        return new WindowSample(endNanos - SECOND, endNanos, strategy, strategy.connections(), 5000, 0, 0, 5000, 1e6, 1_000_000,
+                3_000_000, 5, 0, 0, 0, why);
+    }
+}
