@@ -6,6 +6,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -32,7 +33,14 @@ public final class AdaptiveCacheAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CacheTemplatesLifecycle adaptiveCacheTemplatesLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates) {
-        return new CacheTemplatesLifecycle(templates);
+    AdaptiveCacheSwitchers adaptiveCacheSwitchers(AdaptiveCacheProperties properties, ApplicationEventPublisher events) {
+        return new AdaptiveCacheSwitchers(properties, events);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CacheTemplatesLifecycle adaptiveCacheTemplatesLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates,
+            AdaptiveCacheSwitchers switchers) {
+        return new CacheTemplatesLifecycle(templates, switchers);
     }
 }

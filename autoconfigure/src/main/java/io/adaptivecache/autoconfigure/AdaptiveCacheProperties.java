@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategyType;
@@ -40,11 +41,24 @@ public class AdaptiveCacheProperties {
         return this.cache;
     }
 
+    /** The strategy types a template can be configured with. */
+    public enum StrategyChoice {
+
+        /** One shared connection, pinned. */
+        SINGLE,
+        /** N shared connections, pinned. */
+        MULTI,
+        /** A pool of connections, pinned. */
+        POOLED,
+        /** Start with adaptive.initial and let the switcher choose from then on. */
+        ADAPTIVE
+    }
+
     /** How a template shares its connections among callers. */
     public static class Strategy {
 
-        /** Connection strategy: single (one shared connection), multi (N shared connections) or pooled. */
-        private StrategyType type = StrategyType.MULTI;
+        /** Connection strategy: single (one shared connection), multi (N shared connections), pooled, or adaptive (switched at runtime from measurements). */
+        private StrategyChoice type = StrategyChoice.MULTI;
 
         /** Settings of the multi strategy. */
         private final Multi multi = new Multi();
@@ -52,11 +66,11 @@ public class AdaptiveCacheProperties {
         /** Settings of the pooled strategy. */
         private final Pool pool = new Pool();
 
-        public StrategyType getType() {
+        public StrategyChoice getType() {
             return this.type;
         }
 
-        public void setType(StrategyType type) {
+        public void setType(StrategyChoice type) {
             this.type = type;
         }
 
@@ -143,6 +157,98 @@ public class AdaptiveCacheProperties {
         }
     }
 
+    /** The adaptive switcher of one template. */
+    public static class Adaptive {
+
+        /** What the switcher does with its decisions when the strategy type is adaptive: auto acts, advise only reports. */
+        private AdaptiveMode mode = AdaptiveMode.AUTO;
+
+        /** Strategy to start with when the strategy type is adaptive; shaped by the multi and pool settings. */
+        private StrategyType initial = StrategyType.MULTI;
+
+        /** Length of one measurement window; the switcher decides once per window. */
+        private Duration window = Duration.ofSeconds(1);
+
+        /** Minimum time between two automatic changes; doubled after each rollback. */
+        private Duration dwell = Duration.ofSeconds(60);
+
+        /** How long a new strategy is compared against the one it replaced before it is kept or rolled back. */
+        private Duration trial = Duration.ofSeconds(30);
+
+        /** Most connections the switcher grows a multi strategy to. Defaults to the number of available processors. */
+        private Integer maxConnections;
+
+        /** Fewer calls in a window make it too thin to judge. */
+        private long minCallsPerWindow = 200;
+
+        /** Most automatic switches in any hour. */
+        private int maxSwitchesPerHour = 12;
+
+        public AdaptiveMode getMode() {
+            return this.mode;
+        }
+
+        public void setMode(AdaptiveMode mode) {
+            this.mode = mode;
+        }
+
+        public StrategyType getInitial() {
+            return this.initial;
+        }
+
+        public void setInitial(StrategyType initial) {
+            this.initial = initial;
+        }
+
+        public Duration getWindow() {
+            return this.window;
+        }
+
+        public void setWindow(Duration window) {
+            this.window = window;
+        }
+
+        public Duration getDwell() {
+            return this.dwell;
+        }
+
+        public void setDwell(Duration dwell) {
+            this.dwell = dwell;
+        }
+
+        public Duration getTrial() {
+            return this.trial;
+        }
+
+        public void setTrial(Duration trial) {
+            this.trial = trial;
+        }
+
+        public Integer getMaxConnections() {
+            return this.maxConnections;
+        }
+
+        public void setMaxConnections(Integer maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        public long getMinCallsPerWindow() {
+            return this.minCallsPerWindow;
+        }
+
+        public void setMinCallsPerWindow(long minCallsPerWindow) {
+            this.minCallsPerWindow = minCallsPerWindow;
+        }
+
+        public int getMaxSwitchesPerHour() {
+            return this.maxSwitchesPerHour;
+        }
+
+        public void setMaxSwitchesPerHour(int maxSwitchesPerHour) {
+            this.maxSwitchesPerHour = maxSwitchesPerHour;
+        }
+    }
+
     /** What every backend's template has: a switch, the strategy and the drain timeout of a strategy switch. */
     public abstract static class TemplateSettings {
 
@@ -155,6 +261,14 @@ public class AdaptiveCacheProperties {
         /** Connection strategy. */
         @NestedConfigurationProperty
         private final Strategy strategy = new Strategy();
+
+        /** Adaptive switcher. */
+        @NestedConfigurationProperty
+        private final Adaptive adaptive = new Adaptive();
+
+        public Adaptive getAdaptive() {
+            return this.adaptive;
+        }
 
         public boolean isEnabled() {
             return this.enabled;

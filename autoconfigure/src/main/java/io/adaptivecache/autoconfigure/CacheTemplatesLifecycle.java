@@ -9,7 +9,7 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Opens every {@link DefaultCacheTemplate} bean's connections when the context starts (not
  * when the bean is created, so building the context does no I/O) and drains and closes them
- * when it stops. Its phase is lower than the web server's, so the caches are up before requests
+ * when it stops, starting and stopping each template's adaptive switcher with it. Its phase is lower than the web server's, so the caches are up before requests
  * arrive and close only after the web server's graceful shutdown has let requests finish.
  */
 public class CacheTemplatesLifecycle implements SmartLifecycle {
@@ -18,14 +18,17 @@ public class CacheTemplatesLifecycle implements SmartLifecycle {
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
     private final ObjectProvider<DefaultCacheTemplate<?>> templates;
+    private final AdaptiveCacheSwitchers switchers;
     private volatile boolean running;
 
     /**
      * Creates the lifecycle.
      * @param templates the template beans, read when the context starts
+     * @param switchers where each template's adaptive switcher is started once the template is
      */
-    public CacheTemplatesLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates) {
+    public CacheTemplatesLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates, AdaptiveCacheSwitchers switchers) {
         this.templates = templates;
+        this.switchers = switchers;
     }
 
     @Override
@@ -34,6 +37,7 @@ public class CacheTemplatesLifecycle implements SmartLifecycle {
             if (!template.isRunning()) {
                 template.start();
             }
+            this.switchers.start(template);
         }
         this.running = true;
     }
@@ -41,6 +45,7 @@ public class CacheTemplatesLifecycle implements SmartLifecycle {
     @Override
     public void stop() {
         this.running = false;
+        this.switchers.stopAll();
         current().forEach(DefaultCacheTemplate::close);
     }
 

@@ -31,7 +31,7 @@ class MemcachedCacheTemplateConfiguration {
         AdaptiveCacheProperties.Memcached memcached = properties.getMemcached();
         MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().name("memcached")
                 .servers(servers(memcached.getServers())).protocol(memcached.getProtocol())
-                .strategy(StrategySpecs.from(PREFIX, memcached.getStrategy()))
+                .strategy(StrategySpecs.initial(PREFIX, memcached))
                 .poolConfig(PoolCustomizers.forTemplate("memcached", poolCustomizers))
                 .connectionFactory(factory -> factoryCustomizers.orderedStream().forEach(customizer -> customizer.customize(factory)));
         RedisCacheTemplateConfiguration.positive(PREFIX + ".operation-timeout", memcached.getOperationTimeout(),

@@ -34,7 +34,7 @@ class RedisCacheTemplateConfiguration {
         AdaptiveCacheProperties.Redis redis = properties.getRedis();
         RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().name("redis")
                 .uri(redisUri(redis, Binder.get(environment)))
-                .strategy(StrategySpecs.from(PREFIX, redis.getStrategy()))
+                .strategy(StrategySpecs.initial(PREFIX, redis))
                 .poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers))
                 .clientOptions(options -> optionsCustomizers.orderedStream().forEach(customizer -> customizer.customize(options)))
                 .clientResources(resources -> resourcesCustomizers.orderedStream()

@@ -2,6 +2,7 @@ package io.adaptivecache.autoconfigure;
 
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.StrategyType;
 
 /** Turns the strategy block of a backend's properties into a {@link StrategySpec}, naming the property at fault. */
 final class StrategySpecs {
@@ -9,12 +10,26 @@ final class StrategySpecs {
     private StrategySpecs() {
     }
 
-    static StrategySpec from(String prefix, AdaptiveCacheProperties.Strategy strategy) {
-        return switch (strategy.getType()) {
+    /** The strategy a template opens with: the configured one, or adaptive.initial when the type is adaptive. */
+    static StrategySpec initial(String prefix, AdaptiveCacheProperties.TemplateSettings settings) {
+        AdaptiveCacheProperties.Strategy strategy = settings.getStrategy();
+        StrategyType type = switch (strategy.getType()) {
+            case SINGLE -> StrategyType.SINGLE;
+            case MULTI -> StrategyType.MULTI;
+            case POOLED -> StrategyType.POOLED;
+            case ADAPTIVE -> settings.getAdaptive().getInitial();
+        };
+        return switch (type) {
             case SINGLE -> StrategySpec.single();
             case MULTI -> multi(prefix + ".strategy.multi", strategy.getMulti());
             case POOLED -> StrategySpec.pooled(pool(prefix + ".strategy.pool", strategy.getPool()));
         };
+    }
+
+    /** The strategy pinned by configuration, or null when the switcher may choose. */
+    static StrategySpec pinned(String prefix, AdaptiveCacheProperties.TemplateSettings settings) {
+        return settings.getStrategy().getType() == AdaptiveCacheProperties.StrategyChoice.ADAPTIVE ? null
+                : initial(prefix, settings);
     }
 
     private static StrategySpec multi(String prefix, AdaptiveCacheProperties.Multi multi) {

@@ -58,7 +58,7 @@ class AdaptiveCacheInvalidConfigurationTests {
             assertThat(context).hasFailed();
             FailureAnalysis analysis = BootFailureAnalyzers.bindFailure(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("adaptive-cache.redis.strategy.type").contains("turbo");
-            assertThat(analysis.getAction()).contains("SINGLE").contains("MULTI").contains("POOLED");
+            assertThat(analysis.getAction()).contains("SINGLE").contains("MULTI").contains("POOLED").contains("ADAPTIVE");
         });
     }
 

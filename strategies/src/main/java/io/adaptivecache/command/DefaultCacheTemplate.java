@@ -122,6 +122,22 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     }
 
     /**
+     * Connections borrowed from POOLED strategies since start, across switches.
+     * @return the count
+     */
+    public long totalBorrows() {
+        return connections.totalBorrows();
+    }
+
+    /**
+     * Time callers spent waiting for a pooled connection since start, across switches.
+     * @return nanoseconds
+     */
+    public long totalBorrowWaitNanos() {
+        return connections.totalBorrowWaitNanos();
+    }
+
+    /**
      * Connections this template has open, including those of a strategy still draining.
      * @return the count
      */

@@ -46,6 +46,8 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     private final CallObserver observer;
     private final ReentrantLock switchLock = new ReentrantLock();
     private volatile ConnectionStrategy<C> active;
+    private volatile long retiredBorrows;
+    private volatile long retiredBorrowWaitNanos;
     private volatile boolean closed;
 
     /**
@@ -224,7 +226,11 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
         catch (ExecutionException ex) {
             throw new IllegalStateException("Drain cannot fail", ex);
         }
+        StrategyStats last = retiring.stats();
         retiring.close();
+        // Written under the switch lock only; readers take a consistent-enough sum for metrics.
+        this.retiredBorrows += last.borrows();
+        this.retiredBorrowWaitNanos += last.borrowWaitNanos();
         return clean;
     }
 
@@ -252,6 +258,24 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      */
     public int openConnections() {
         return factory.openCount();
+    }
+
+    /**
+     * Connections borrowed from POOLED strategies since this instance started, across switches.
+     * @return the count
+     */
+    public long totalBorrows() {
+        ConnectionStrategy<C> strategy = active;
+        return this.retiredBorrows + (strategy == null ? 0 : strategy.stats().borrows());
+    }
+
+    /**
+     * Time callers spent waiting for a pooled connection since this instance started, across switches.
+     * @return the total, in nanoseconds
+     */
+    public long totalBorrowWaitNanos() {
+        ConnectionStrategy<C> strategy = active;
+        return this.retiredBorrowWaitNanos + (strategy == null ? 0 : strategy.stats().borrowWaitNanos());
     }
 
     private ConnectionStrategy<C> current() {

@@ -1,0 +1,57 @@
+package io.adaptivecache.actuate.health;
+
+import io.adaptivecache.adaptive.AdaptiveState;
+import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * One template's health: UP when a read reaches the server, with the live strategy; DOWN with
+ * the failure otherwise. While its switcher is suppressed for flapping, the health carries a
+ * {@code warning} detail.
+ */
+public class CacheTemplateHealthIndicator implements HealthIndicator {
+
+    private static final String PROBE_KEY = "adaptive-cache:health";
+
+    private final DefaultCacheTemplate<?> template;
+    private final AdaptiveCacheSwitchers switchers;
+
+    /**
+     * Creates an indicator.
+     * @param template the template
+     * @param switchers where to find its switcher
+     */
+    public CacheTemplateHealthIndicator(DefaultCacheTemplate<?> template, AdaptiveCacheSwitchers switchers) {
+        this.template = template;
+        this.switchers = switchers;
+    }
+
+    @Override
+    public Health health() {
+        if (!this.template.isRunning()) {
+            return Health.down().withDetail("reason", "not running").build();
+        }
+        Health.Builder health;
+        try {
+            this.template.get(PROBE_KEY);
+            health = Health.up();
+        }
+        catch (RuntimeException ex) {
+            health = Health.down(ex);
+        }
+        health.withDetail("backend", this.template.backendKind()).withDetail("strategy", this.template.activeStrategy().toString())
+                .withDetail("openConnections", this.template.openConnections());
+        StrategySwitcher switcher = this.switchers.get(this.template.name());
+        if (switcher != null) {
+            AdaptiveState state = switcher.state();
+            health.withDetail("mode", state.pinned() != null ? "pinned" : state.mode().name().toLowerCase(java.util.Locale.ROOT));
+            if (state.suppressed()) {
+                health.withDetail("warning", "strategy changes are suppressed after repeated rollbacks (flapping load)");
+            }
+        }
+        return health.build();
+    }
+}

@@ -1,0 +1,135 @@
+package io.adaptivecache.autoconfigure;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.adaptivecache.adaptive.AdaptiveMode;
+import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.adaptive.SwitchEvent;
+import io.adaptivecache.adaptive.SwitchListener;
+import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.StrategySpec;
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * The adaptive switcher of every cache template, by template name ({@code redis},
+ * {@code memcached}). Switchers are created when the templates start and stopped with them;
+ * each switch is published as a {@link CacheStrategySwitchedEvent} and passed to the listeners
+ * added here (metrics).
+ */
+public class AdaptiveCacheSwitchers {
+
+    private final AdaptiveCacheProperties properties;
+    private final ApplicationEventPublisher events;
+    private final Map<String, StrategySwitcher> switchers = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final List<SwitchListener> listeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * Creates the registry.
+     * @param properties the adaptive settings per backend
+     * @param events where switches are published
+     */
+    public AdaptiveCacheSwitchers(AdaptiveCacheProperties properties, ApplicationEventPublisher events) {
+        this.properties = properties;
+        this.events = events;
+    }
+
+    /**
+     * Adds a listener to every switcher's switches.
+     * @param listener the listener
+     */
+    public void addListener(SwitchListener listener) {
+        this.listeners.add(listener);
+    }
+
+    /**
+     * The switcher of a template.
+     * @param name the template's name
+     * @return the switcher, or {@code null} if there is none
+     */
+    public StrategySwitcher get(String name) {
+        return this.switchers.get(name);
+    }
+
+    /**
+     * Every switcher.
+     * @return the switchers, in template order
+     */
+    public Collection<StrategySwitcher> all() {
+        synchronized (this.switchers) {
+            return List.copyOf(this.switchers.values());
+        }
+    }
+
+    /** Creates and starts the switcher of a started template, configured by its backend's properties. */
+    void start(DefaultCacheTemplate<?> template) {
+        AdaptiveCacheProperties.TemplateSettings settings = settingsOf(template.name());
+        String prefix = "adaptive-cache." + template.name();
+        AdaptiveCacheProperties.Adaptive adaptive = settings != null ? settings.getAdaptive() : new AdaptiveCacheProperties.Adaptive();
+        StrategySpec pinned = settings != null ? StrategySpecs.pinned(prefix, settings) : template.activeStrategy();
+        ThresholdStrategyPolicy.Settings policy = policySettings(prefix + ".adaptive", adaptive);
+        StrategySwitcher switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(policy), adaptive.getWindow(),
+                adaptive.getMode(), pinned, System::nanoTime, Clock.systemUTC(), this::publish);
+        this.switchers.put(template.name(), switcher);
+        switcher.start();
+    }
+
+    void stopAll() {
+        all().forEach(StrategySwitcher::close);
+        this.switchers.clear();
+    }
+
+    private void publish(SwitchEvent event) {
+        this.listeners.forEach(listener -> listener.onSwitch(event));
+        this.events.publishEvent(new CacheStrategySwitchedEvent(this, event));
+    }
+
+    private AdaptiveCacheProperties.TemplateSettings settingsOf(String name) {
+        return switch (name) {
+            case "redis" -> this.properties.getRedis();
+            case "memcached" -> this.properties.getMemcached();
+            default -> null;
+        };
+    }
+
+    static ThresholdStrategyPolicy.Settings policySettings(String prefix, AdaptiveCacheProperties.Adaptive adaptive) {
+        positive(prefix + ".window", adaptive.getWindow());
+        positive(prefix + ".dwell", adaptive.getDwell());
+        positive(prefix + ".trial", adaptive.getTrial());
+        ThresholdStrategyPolicy.Settings defaults = ThresholdStrategyPolicy.Settings.defaults();
+        Integer maxConnections = adaptive.getMaxConnections();
+        if (maxConnections != null && maxConnections < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-connections", maxConnections,
+                    "it must be at least 1 (leave it unset for one per processor)");
+        }
+        if (adaptive.getMaxSwitchesPerHour() < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-switches-per-hour", adaptive.getMaxSwitchesPerHour(),
+                    "it must be at least 1");
+        }
+        return new ThresholdStrategyPolicy.Settings(maxConnections != null ? maxConnections : defaults.maxConnections(),
+                defaults.selector(), adaptive.getMinCallsPerWindow(), defaults.growAbove(), defaults.shrinkBelow(),
+                defaults.poolWaitRatio(), defaults.confirmWindows(), adaptive.getDwell(),
+                defaults.maxDwell().compareTo(adaptive.getDwell()) < 0 ? adaptive.getDwell() : defaults.maxDwell(),
+                adaptive.getTrial(), defaults.trialTolerance(), defaults.suppressAfterRollbacks(), defaults.suppression(),
+                adaptive.getMaxSwitchesPerHour());
+    }
+
+    private static void positive(String property, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a positive duration");
+        }
+    }
+
+    /** For tests and tools: whether a template's switcher is in the given mode. */
+    boolean hasMode(String name, AdaptiveMode mode) {
+        StrategySwitcher switcher = get(name);
+        return switcher != null && switcher.state().mode() == mode;
+    }
+}

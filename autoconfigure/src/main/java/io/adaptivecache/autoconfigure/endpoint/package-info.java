@@ -1,0 +1,2 @@
+/** Auto-configuration of the {@code adaptivecache} Actuator endpoint. */
+package io.adaptivecache.autoconfigure.endpoint;

@@ -1,0 +1,2 @@
+/** Auto-configuration of the cache templates' health indicators. */
+package io.adaptivecache.autoconfigure.health;

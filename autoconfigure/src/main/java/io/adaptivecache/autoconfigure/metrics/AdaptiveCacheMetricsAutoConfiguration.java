@@ -1,0 +1,38 @@
+package io.adaptivecache.autoconfigure.metrics;
+
+import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
+import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.metrics.micrometer.CacheTemplateMeters;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Binds every cache template's meters ({@code adaptive.cache.*}) to the application's
+ * {@link MeterRegistry}. Runs after Boot's meter registry auto-configuration; without
+ * Micrometer it is skipped and the templates work as before.
+ */
+@AutoConfiguration(after = AdaptiveCacheAutoConfiguration.class,
+        afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+                "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, AdaptiveCacheSwitchers.class })
+public final class AdaptiveCacheMetricsAutoConfiguration {
+
+    @Bean
+    MeterBinder adaptiveCacheMeterBinder(ObjectProvider<DefaultCacheTemplate<?>> templates, AdaptiveCacheSwitchers switchers) {
+        return registry -> templates.orderedStream().forEach(template -> {
+            CacheTemplateMeters meters = CacheTemplateMeters.bind(template, registry, () -> {
+                StrategySwitcher switcher = switchers.get(template.name());
+                return switcher == null ? null : switcher.state().lastDecision();
+            });
+            switchers.addListener(meters::onSwitch);
+        });
+    }
+}

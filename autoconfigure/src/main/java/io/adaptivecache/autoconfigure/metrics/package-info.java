@@ -1,0 +1,2 @@
+/** Auto-configuration of the cache templates' Micrometer meters. */
+package io.adaptivecache.autoconfigure.metrics;

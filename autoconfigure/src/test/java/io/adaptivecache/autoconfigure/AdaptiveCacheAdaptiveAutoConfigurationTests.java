@@ -1,0 +1,139 @@
+package io.adaptivecache.autoconfigure;
+
+import java.time.Duration;
+
+import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
+import io.adaptivecache.adaptive.AdaptiveMode;
+import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
+import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
+import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.RedisServerExtension;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The switchers, meters, endpoint and health as the auto-configuration wires them, on a real Redis. */
+class AdaptiveCacheAdaptiveAutoConfigurationTests {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class, AdaptiveCacheMetricsAutoConfiguration.class,
+                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class))
+            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.enabled=false");
+
+    @Test
+    void aFixedStrategyShouldBePinnedAndAdaptiveShouldLetTheSwitcherChoose() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {
+            StrategySwitcher switcher = context.getBean(AdaptiveCacheSwitchers.class).get("redis");
+            assertThat(switcher.state().pinned()).isEqualTo(StrategySpec.single());
+        });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=adaptive", "adaptive-cache.redis.adaptive.initial=pooled",
+                "adaptive-cache.redis.adaptive.mode=advise").run(context -> {
+                    StrategySwitcher switcher = context.getBean(AdaptiveCacheSwitchers.class).get("redis");
+                    assertThat(switcher.state().pinned()).isNull();
+                    assertThat(switcher.state().mode()).isEqualTo(AdaptiveMode.ADVISE);
+                    assertThat(switcher.state().active().type()).isEqualTo(io.adaptivecache.strategy.StrategyType.POOLED);
+                });
+    }
+
+    @Test
+    void badAdaptiveSettingsShouldNameTheProperty() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.adaptive.window=0s").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("adaptive-cache.redis.adaptive.window");
+        });
+    }
+
+    @Test
+    void metersShouldCountCallsAndSwitches() {
+        this.contextRunner.withUserConfiguration(SwitchEvents.class).withBean(SimpleMeterRegistry.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            // Boot's metrics auto-configuration would bind MeterBinder beans; it is not part of this runner.
+            context.getBean(MeterBinder.class).bindTo(registry);
+            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            template.set("meters:k", new byte[] {1}, Duration.ZERO);
+            template.get("meters:k");
+            template.get("meters:k");
+
+            assertThat(registry.get("adaptive.cache.commands").tags("template", "redis", "command", "get", "outcome", "success",
+                    "strategy", "multi").timer().count()).isEqualTo(2);
+            assertThat(registry.get("adaptive.cache.connections.open").gauge().value()).isEqualTo(template.openConnections());
+            assertThat(registry.get("adaptive.cache.strategy.active").tag("strategy", "multi").gauge().value()).isEqualTo(1);
+
+            context.getBean(AdaptiveCacheSwitchers.class).get("redis").pin(StrategySpec.single());
+
+            assertThat(registry.get("adaptive.cache.strategy.switches").tags("from", "multi", "to", "single", "reason", "operator",
+                    "outcome", "switched").counter().count()).isEqualTo(1);
+            assertThat(registry.get("adaptive.cache.strategy.active").tag("strategy", "single").gauge().value()).isEqualTo(1);
+            assertThat(context.getBean(SwitchEvents.class).received).hasSize(1);
+        });
+    }
+
+    @Test
+    void withoutMicrometerTheTemplatesShouldStillWork() {
+        this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(MeterBinder.class);
+            context.getBean("redisCacheTemplate", DefaultCacheTemplate.class).set("no-metrics", new byte[] {1}, Duration.ZERO);
+        });
+    }
+
+    @Test
+    void theEndpointShouldShowAndControlTheSwitcher() {
+        this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=adaptivecache").run(context -> {
+            AdaptiveCacheEndpoint endpoint = context.getBean(AdaptiveCacheEndpoint.class);
+
+            assertThat(endpoint.templates().templates()).containsOnlyKeys("redis");
+            assertThat(endpoint.template("redis").strategy()).startsWith("MULTI(");
+            assertThat(endpoint.template("nope")).isNull();
+
+            AdaptiveCacheEndpoint.TemplateDescriptor pinned = endpoint.control("redis", "pin", "pooled", 3);
+            assertThat(pinned.strategy()).startsWith("POOLED(max-total=3");
+            assertThat(pinned.pinned()).isEqualTo(pinned.strategy());
+            assertThat(pinned.recentSwitches()).singleElement().satisfies(event -> assertThat(event.reason()).isEqualTo("OPERATOR"));
+            assertThat(endpoint.control("redis", "unpin", null, null).pinned()).isNull();
+        });
+    }
+
+    @Test
+    void healthShouldReportEachTemplate() {
+        this.contextRunner.run(context -> {
+            HealthContributor contributor = context.getBean("adaptiveCacheHealthContributor", HealthContributor.class);
+            HealthIndicator redisHealth = (HealthIndicator) ((CompositeHealthContributor) contributor).getContributor("redis");
+
+            assertThat(redisHealth.health().getStatus()).isEqualTo(Status.UP);
+            assertThat(redisHealth.health().getDetails()).containsEntry("backend", "redis").containsKey("strategy");
+
+            context.getBean("redisCacheTemplate", DefaultCacheTemplate.class).close();
+            assertThat(redisHealth.health().getStatus()).isEqualTo(Status.DOWN);
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class SwitchEvents implements ApplicationListener<CacheStrategySwitchedEvent> {
+
+        final java.util.List<CacheStrategySwitchedEvent> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void onApplicationEvent(CacheStrategySwitchedEvent event) {
+            this.received.add(event);
+        }
+    }
+}

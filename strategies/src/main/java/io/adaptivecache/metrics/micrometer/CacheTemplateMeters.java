@@ -1,0 +1,135 @@
+package io.adaptivecache.metrics.micrometer;
+
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
+
+import io.adaptivecache.adaptive.Decision;
+import io.adaptivecache.adaptive.DecisionReason;
+import io.adaptivecache.adaptive.SwitchEvent;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.metrics.CallObserver;
+import io.adaptivecache.metrics.CallOutcome;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.StrategyType;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * A template's Micrometer meters, all tagged {@code backend} and {@code template}:
+ * <ul>
+ * <li>{@code adaptive.cache.commands} (timer; plus {@code strategy}, {@code command}, {@code outcome}),</li>
+ * <li>{@code adaptive.cache.connections.acquire} (function timer of POOLED borrow waits),</li>
+ * <li>{@code adaptive.cache.connections.pending}, {@code adaptive.cache.connections.open},
+ * {@code adaptive.cache.calls.inflight} (gauges),</li>
+ * <li>{@code adaptive.cache.strategy.switches} (counter; plus {@code from}, {@code to}, {@code reason}, {@code outcome}),</li>
+ * <li>{@code adaptive.cache.strategy.active} (1 for the live {@code strategy}, 0 for the others),
+ * {@code adaptive.cache.strategy.connections} (N), {@code adaptive.cache.adaptive.decision}
+ * (1 for the last decision's {@code reason}).</li>
+ * </ul>
+ * The command timers are created on first use and kept in an array indexed by strategy, command
+ * and outcome, so recording a call is an array read and {@link Timer#record}.
+ */
+public final class CacheTemplateMeters implements CallObserver {
+
+    private static final StrategyType[] STRATEGIES = StrategyType.values();
+    private static final CacheCommand[] COMMANDS = CacheCommand.values();
+    private static final CallOutcome[] OUTCOMES = CallOutcome.values();
+
+    private final DefaultCacheTemplate<?> template;
+    private final MeterRegistry registry;
+    private final Tags tags;
+    private final AtomicReferenceArray<Timer> timers = new AtomicReferenceArray<>(STRATEGIES.length * COMMANDS.length * OUTCOMES.length);
+
+    private CacheTemplateMeters(DefaultCacheTemplate<?> template, MeterRegistry registry) {
+        this.template = template;
+        this.registry = registry;
+        this.tags = Tags.of("backend", template.backendKind(), "template", template.name());
+    }
+
+    /**
+     * Registers a template's meters and starts timing its calls.
+     * @param template the template
+     * @param registry the registry
+     * @param lastDecision the template switcher's last decision ({@code null} while there is none)
+     * @return the meters, whose {@link #onSwitch} counts switches
+     */
+    public static CacheTemplateMeters bind(DefaultCacheTemplate<?> template, MeterRegistry registry,
+            Supplier<Decision> lastDecision) {
+        CacheTemplateMeters meters = new CacheTemplateMeters(template, registry);
+        meters.registerGauges(lastDecision);
+        template.sensors().observeWith(meters);
+        return meters;
+    }
+
+    private void registerGauges(Supplier<Decision> lastDecision) {
+        Gauge.builder("adaptive.cache.connections.open", this.template, t -> t.isRunning() ? t.openConnections() : 0)
+                .tags(this.tags).description("Connections the template has open").register(this.registry);
+        Gauge.builder("adaptive.cache.calls.inflight", this.template, t -> t.isRunning() ? t.strategyStats().inFlight() : 0)
+                .tags(this.tags).description("Calls holding or waiting for a connection").register(this.registry);
+        Gauge.builder("adaptive.cache.connections.pending", this.template,
+                t -> t.isRunning() ? t.strategyStats().waitingBorrowers() : 0)
+                .tags(this.tags).description("Callers waiting for a pooled connection").register(this.registry);
+        Gauge.builder("adaptive.cache.strategy.connections", this.template,
+                t -> t.isRunning() ? t.activeStrategy().connections() : 0)
+                .tags(this.tags).description("N of the live strategy (max-total for POOLED)").register(this.registry);
+        for (StrategyType type : STRATEGIES) {
+            Gauge.builder("adaptive.cache.strategy.active", this.template,
+                    t -> t.isRunning() && t.activeStrategy().type() == type ? 1 : 0)
+                    .tags(this.tags.and("strategy", tag(type))).description("1 for the live strategy").register(this.registry);
+        }
+        for (DecisionReason reason : DecisionReason.values()) {
+            Gauge.builder("adaptive.cache.adaptive.decision", lastDecision, supplier -> {
+                Decision decision = supplier.get();
+                return decision != null && decision.reason() == reason ? 1 : 0;
+            }).tags(this.tags.and("reason", tag(reason))).description("1 for the reason of the switcher's last decision")
+                    .register(this.registry);
+        }
+        FunctionTimer.builder("adaptive.cache.connections.acquire", this.template, DefaultCacheTemplate::totalBorrows,
+                DefaultCacheTemplate::totalBorrowWaitNanos, TimeUnit.NANOSECONDS)
+                .tags(this.tags).description("Waits for a pooled connection").register(this.registry);
+    }
+
+    @Override
+    public void onCall(CacheCommand command, CallOutcome outcome, long latencyNanos) {
+        int strategy = this.template.isRunning() ? this.template.activeStrategy().type().ordinal() : 0;
+        int index = (strategy * COMMANDS.length + command.ordinal()) * OUTCOMES.length + outcome.ordinal();
+        Timer timer = this.timers.get(index);
+        if (timer == null) {
+            // First call of this kind: registration is idempotent, so a race only writes the same timer twice.
+            timer = Timer.builder("adaptive.cache.commands").tags(this.tags)
+                    .tags("strategy", tag(STRATEGIES[strategy]), "command", command.tag(), "outcome", outcome.tag())
+                    .description("Cache calls, from the call to its completion").register(this.registry);
+            this.timers.set(index, timer);
+        }
+        timer.record(latencyNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Counts a switch of this template.
+     * @param event the switch
+     */
+    public void onSwitch(SwitchEvent event) {
+        if (!event.template().equals(this.template.name())) {
+            return;
+        }
+        Counter.builder("adaptive.cache.strategy.switches").tags(this.tags)
+                .tags("from", tag(event.from()), "to", tag(event.to()), "reason", tag(event.reason()), "outcome",
+                        event.outcome().name().toLowerCase(Locale.ROOT))
+                .description("Strategy switches").register(this.registry).increment();
+    }
+
+    private static String tag(StrategySpec spec) {
+        return tag(spec.type());
+    }
+
+    private static String tag(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}
