@@ -1,0 +1,144 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.redis.RedisCacheTemplates;
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.StrategyType;
+import io.adaptivecache.testservers.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The switcher on the real clock against a real redis-server, with short windows and dwell so
+ * that each run is a few seconds. Every load loop stops at its deadline.
+ */
+class StrategySwitcherRedisIntegrationTests {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static final Duration LIMIT = Duration.ofSeconds(40);
+
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final List<SwitchEvent> events = new CopyOnWriteArrayList<>();
+    private final AtomicInteger failures = new AtomicInteger();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private DefaultCacheTemplate<?> template;
+    private StrategySwitcher switcher;
+
+    @AfterEach
+    void shutDown() throws InterruptedException {
+        this.stop.set(true);
+        if (this.switcher != null) {
+            this.switcher.close();
+        }
+        this.executor.shutdownNow();
+        this.executor.awaitTermination(10, TimeUnit.SECONDS);
+        if (this.template != null) {
+            this.template.close();
+        }
+    }
+
+    private void start(StrategySpec initial, ThresholdStrategyPolicy.Settings settings) {
+        this.template = RedisCacheTemplates.builder().uri(redis.uri()).strategy(initial).commandTimeout(Duration.ofSeconds(5))
+                .drainTimeout(Duration.ofSeconds(10)).start();
+        this.switcher = new StrategySwitcher(this.template, new ThresholdStrategyPolicy(settings), Duration.ofMillis(500),
+                AdaptiveMode.AUTO, null, System::nanoTime, Clock.systemUTC(), this.events::add);
+        this.switcher.start();
+    }
+
+    private static ThresholdStrategyPolicy.Settings quick(int maxConnections) {
+        return ThresholdStrategyPolicy.Settings.defaults().withMaxConnections(maxConnections).withMinCallsPerWindow(50)
+                .withTimings(Duration.ofSeconds(1), Duration.ofSeconds(2));
+    }
+
+    /** Runs closed-loop callers; {@code wanted} says how many should be active at each moment. */
+    private void load(int maxThreads, IntSupplier wanted) {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        byte[] value = new byte[100];
+        for (int t = 0; t < maxThreads; t++) {
+            int index = t;
+            this.executor.execute(() -> {
+                String key = "switcher:" + index;
+                while (!this.stop.get() && System.nanoTime() < deadline) {
+                    if (index >= wanted.getAsInt()) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // an idle caller
+                        continue;
+                    }
+                    try {
+                        this.template.set(key, value, Duration.ofMinutes(1));
+                        this.template.get(key);
+                    }
+                    catch (RuntimeException ex) {
+                        this.failures.incrementAndGet();
+                    }
+                }
+            });
+        }
+    }
+
+    @Test
+    void twoHundredCallersOnASmallPoolShouldMakeTheSwitcherLeavePooled() {
+        start(StrategySpec.pooled(new PoolSettings(4, 4, 0, Duration.ofSeconds(5))), quick(2));
+
+        load(200, () -> 200);
+
+        await().atMost(LIMIT).until(() -> this.template.activeStrategy().type() != StrategyType.POOLED);
+        assertThat(this.events).first().satisfies(event -> {
+            assertThat(event.reason()).isIn(DecisionReason.POOL_CONTENTION, DecisionReason.POOL_SATURATED);
+            assertThat(event.to()).isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+        });
+        assertThat(this.failures.get()).as("calls failed across the switch").isZero();
+    }
+
+    @Test
+    void oneCallerOnFourIdleConnectionsShouldShrinkThem() {
+        start(StrategySpec.multi(4, SelectorType.ROUND_ROBIN), quick(4));
+
+        load(1, () -> 1);
+
+        await().atMost(LIMIT).until(() -> this.template.activeStrategy().connections() < 4);
+        assertThat(this.events).first().extracting(SwitchEvent::reason).isEqualTo(DecisionReason.CONNECTIONS_IDLE);
+        assertThat(this.failures.get()).isZero();
+    }
+
+    @Test
+    void loadAlternatingBetweenFourAndSixtyFourCallersShouldStayWithinTheSwitchBudget() {
+        ThresholdStrategyPolicy.Settings budgetOfThree = new ThresholdStrategyPolicy.Settings(4, SelectorType.ROUND_ROBIN, 50, 4.0, 0.5,
+                0.5, 2, Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofSeconds(1), 0.15, 3, Duration.ofHours(1), 3);
+        start(StrategySpec.single(), budgetOfThree);
+        long started = System.nanoTime();
+        AtomicLong phase = new AtomicLong();
+
+        load(64, () -> {
+            long elapsed = System.nanoTime() - started;
+            phase.set(elapsed / TimeUnit.SECONDS.toNanos(3));
+            return phase.get() % 2 == 0 ? 64 : 4;
+        });
+        await().atMost(LIMIT).until(() -> phase.get() >= 6);
+
+        assertThat(this.events.stream().filter(event -> event.outcome() == SwitchEvent.Outcome.SWITCHED).count())
+                .as("switches: %s", this.events).isBetween(1L, 3L);
+        assertThat(this.failures.get()).isZero();
+    }
+}
