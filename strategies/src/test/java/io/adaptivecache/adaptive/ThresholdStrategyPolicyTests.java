@@ -219,6 +219,27 @@ class ThresholdStrategyPolicyTests {
     }
 
     @Test
+    void theHourlyBudgetShouldHoldBackFurtherSwitches() {
+        ThresholdStrategyPolicy budgetOfOne = new ThresholdStrategyPolicy(new ThresholdStrategyPolicy.Settings(4, SelectorType.ROUND_ROBIN,
+                200, 4.0, 0.5, 0.5, 1, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ZERO, 0.15, 3, Duration.ofHours(1), 1));
+        long t = 2 * SECOND;
+        budgetOfOne.decide(window(t, SINGLE, 1_000, 1), t);
+        t += 2 * SECOND;
+        Decision grow = budgetOfOne.decide(window(t, SINGLE, 50_000, 64), t);
+        budgetOfOne.onSwitch(grow, true, false, t);
+        t += 2 * SECOND;
+        Decision held = budgetOfOne.decide(window(t, multi(2), 60_000, 64), t);
+        long anHourLater = grow.atNanos() + Duration.ofHours(1).toNanos() + SECOND;
+        Decision later = budgetOfOne.decide(window(anHourLater, multi(2), 60_000, 64), anHourLater);
+
+        assertThat(grow.reason()).isEqualTo(DecisionReason.CONNECTION_SATURATED);
+        assertThat(held.reason()).isEqualTo(DecisionReason.BUDGET_EXHAUSTED);
+        assertThat(held.isSwitch()).isFalse();
+        assertThat(later.reason()).isEqualTo(DecisionReason.CONNECTION_SATURATED);
+        assertThat(later.target()).isEqualTo(multi(4));
+    }
+
+    @Test
     void aSquareWaveOfLoadForAnHourShouldStayWithinTheSwitchBudget() {
         ThresholdStrategyPolicy defaults = new ThresholdStrategyPolicy(ThresholdStrategyPolicy.Settings.defaults().withMaxConnections(8));
         StrategySpec live = StrategySpec.single();

@@ -1,0 +1,95 @@
+package io.adaptivecache.integration;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import io.adaptivecache.sample.SampleApplication;
+import io.adaptivecache.testservers.MemcachedServerExtension;
+import io.adaptivecache.testservers.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.env.Environment;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The adaptivecache Actuator endpoint and health over HTTP, on the sample app against real servers. */
+@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class AdaptiveEndpointIntegrationTests {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    @RegisterExtension
+    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
+
+    @DynamicPropertySource
+    static void cacheServers(DynamicPropertyRegistry registry) {
+        registry.add("adaptive-cache.redis.url", redis::uri);
+        registry.add("adaptive-cache.memcached.servers", memcached::addresses);
+    }
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Autowired
+    private Environment environment;
+
+    private HttpResponse<String> send(String method, String path, String json) throws Exception {
+        URI uri = URI.create("http://127.0.0.1:" + this.environment.getProperty("local.server.port") + path);
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json)).build();
+        return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void theEndpointShouldListEveryTemplateWithItsStrategyAndMode() throws Exception {
+        HttpResponse<String> all = send("GET", "/actuator/adaptivecache", null);
+
+        assertThat(all.statusCode()).isEqualTo(200);
+        // The other tests may have switched redis meanwhile; memcached starts MULTI and has nothing to shrink to here.
+        assertThat(all.body()).contains("\"redis\"").contains("\"memcached\"").contains("\"mode\":\"auto\"")
+                .contains("\"strategy\":\"MULTI(").contains("\"recentSwitches\"");
+        assertThat(send("GET", "/actuator/adaptivecache/redis", null).body()).contains("\"backend\":\"redis\"");
+        assertThat(send("GET", "/actuator/adaptivecache/nope", null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aForcedSwitchThroughTheEndpointUnderLoadShouldFailNoCall() throws Exception {
+        CompletableFuture<HttpResponse<String>> load = CompletableFuture.supplyAsync(() -> {
+            try {
+                return send("POST", "/load?backend=redis&threads=32&duration=PT3S&valueSize=100", null);
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        java.util.regex.Pattern busy = java.util.regex.Pattern.compile("\"redis\":\\{[^}]*\"inFlight\":[1-9]");
+        org.awaitility.Awaitility.await("calls in flight on redis").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> busy.matcher(send("GET", "/strategies", null).body()).find());
+        HttpResponse<String> trial = send("POST", "/actuator/adaptivecache/redis", "{\"action\":\"trial\",\"strategy\":\"multi\",\"connections\":3}");
+        HttpResponse<String> pin = send("POST", "/actuator/adaptivecache/redis", "{\"action\":\"pin\",\"strategy\":\"single\"}");
+        HttpResponse<String> loadResult = load.get();
+
+        assertThat(trial.statusCode()).isEqualTo(200);
+        assertThat(trial.body()).contains("\"strategy\":\"MULTI(3, ROUND_ROBIN)\"").contains("\"reason\":\"OPERATOR\"");
+        assertThat(pin.body()).contains("\"pinned\":\"SINGLE\"");
+        assertThat(loadResult.statusCode()).isEqualTo(200);
+        assertThat(loadResult.body()).contains("\"errors\":0").doesNotContain("\"operations\":0,");
+        assertThat(send("POST", "/actuator/adaptivecache/redis", "{\"action\":\"unpin\"}").body()).doesNotContain("\"pinned\":\"");
+    }
+
+    @Test
+    void healthShouldIncludeEachTemplate() throws Exception {
+        HttpResponse<String> health = send("GET", "/actuator/health", null);
+
+        assertThat(health.body()).contains("\"adaptiveCache\"").contains("\"redis\"").contains("\"memcached\"")
+                .contains("\"status\":\"UP\"");
+    }
+}
