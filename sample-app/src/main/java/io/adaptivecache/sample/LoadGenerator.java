@@ -33,6 +33,8 @@ public class LoadGenerator {
     private static final int KEYS = 10_000;
 
     private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
+    private volatile Report lastReport;
 
     /**
      * Runs the load and waits for it to finish.
@@ -58,11 +60,63 @@ public class LoadGenerator {
             throw new IllegalStateException("A load run is already going; wait for it to finish");
         }
         try {
-            return measure(template, threads, duration, valueSize);
+            this.stopRequested.set(false);
+            Report report = measure(template, threads, duration, valueSize);
+            this.lastReport = report;
+            return report;
         }
         finally {
             this.running.set(false);
         }
+    }
+
+    /**
+     * Starts a run in the background and returns at once (the page's start button).
+     * @param template where to send it
+     * @param threads caller threads
+     * @param duration how long
+     * @param valueSize bytes per value written
+     * @throws IllegalArgumentException if a bound is exceeded
+     * @throws IllegalStateException if a run is already going
+     */
+    public void start(CacheTemplate template, int threads, Duration duration, int valueSize) {
+        if (this.running.get()) {
+            throw new IllegalStateException("A load run is already going; stop it first");
+        }
+        Thread runner = new Thread(() -> {
+            try {
+                run(template, threads, duration, valueSize);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            catch (RuntimeException ex) {
+                // reported through status(): the run ended without a report
+            }
+        }, "sample-load");
+        runner.setDaemon(true);
+        runner.start();
+    }
+
+    /** Asks the current run to stop early. */
+    public void stop() {
+        this.stopRequested.set(true);
+    }
+
+    /**
+     * Whether a run is going, and the last finished run's report.
+     * @return the status
+     */
+    public Status status() {
+        return new Status(this.running.get(), this.lastReport);
+    }
+
+    /**
+     * The load generator's status.
+     * @param running whether a run is going
+     * @param lastReport the last finished run, or {@code null}
+     */
+    public record Status(boolean running, Report lastReport) {
     }
 
     private Report measure(CacheTemplate template, int threads, Duration duration, int valueSize) throws InterruptedException {
@@ -76,7 +130,7 @@ public class LoadGenerator {
         for (int t = 0; t < threads; t++) {
             executor.execute(() -> {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
-                while (System.nanoTime() < deadline) {
+                while (System.nanoTime() < deadline && !this.stopRequested.get()) {
                     String key = "sample:load:" + random.nextInt(KEYS);
                     long callStarted = System.nanoTime();
                     try {

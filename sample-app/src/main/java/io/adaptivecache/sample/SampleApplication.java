@@ -15,8 +15,7 @@ public class SampleApplication {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
-        SpringApplication application = new SpringApplication(SampleApplication.class);
-        application.addListeners(new LocalCacheServers());
-        application.run(args);
+        // LocalCacheServers is registered in META-INF/spring.factories, so tests get it too.
+        SpringApplication.run(SampleApplication.class, args);
     }
 }

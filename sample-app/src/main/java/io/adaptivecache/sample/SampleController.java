@@ -37,17 +37,21 @@ public class SampleController {
     private final ProductCatalog catalog;
     private final Map<String, DefaultCacheTemplate<?>> templates;
     private final LoadGenerator load;
+    private final SampleNetwork network;
 
     /**
      * Creates the controller.
      * @param catalog the slow lookup behind the cache
      * @param templates the cache templates, by bean name
      * @param load the load generator
+     * @param network the delaying proxies, when the sample's connections go through them
      */
-    public SampleController(ProductCatalog catalog, Map<String, DefaultCacheTemplate<?>> templates, LoadGenerator load) {
+    public SampleController(ProductCatalog catalog, Map<String, DefaultCacheTemplate<?>> templates, LoadGenerator load,
+            org.springframework.beans.factory.ObjectProvider<SampleNetwork> network) {
         this.catalog = catalog;
         this.templates = templates;
         this.load = load;
+        this.network = network.getIfAvailable();
     }
 
     /** A product through the {@code products} cache, with the time it took and the slow lookups so far. */
@@ -134,6 +138,48 @@ public class SampleController {
             @RequestParam(defaultValue = "16") int threads, @RequestParam(defaultValue = "PT5S") Duration duration,
             @RequestParam(defaultValue = "100") int valueSize) throws InterruptedException {
         return this.load.run(template(backend), threads, duration, valueSize);
+    }
+
+    /** Starts a bounded load in the background (the page's start button). */
+    @PostMapping("/load/start")
+    public LoadGenerator.Status startLoad(@RequestParam(defaultValue = "redis") String backend,
+            @RequestParam(defaultValue = "16") int threads, @RequestParam(defaultValue = "PT30S") Duration duration,
+            @RequestParam(defaultValue = "100") int valueSize) {
+        this.load.start(template(backend), threads, duration, valueSize);
+        return this.load.status();
+    }
+
+    /** Stops the running load early. */
+    @PostMapping("/load/stop")
+    public LoadGenerator.Status stopLoad() {
+        this.load.stop();
+        return this.load.status();
+    }
+
+    /** Whether a load runs, and the last run's report. */
+    @GetMapping("/load")
+    public LoadGenerator.Status loadStatus() {
+        return this.load.status();
+    }
+
+    /** The simulated network delay, in milliseconds each way. */
+    @GetMapping("/delay")
+    public Map<String, Object> delay() {
+        return Map.of("proxied", this.network != null && this.network.isProxied(), "millisEachWay",
+                this.network == null ? 0 : this.network.delayMillis());
+    }
+
+    /** Sets the simulated network delay each way (0 removes it); needs sample.delay-proxy.enabled. */
+    @PostMapping("/delay")
+    public Map<String, Object> setDelay(@RequestParam long millis) {
+        if (this.network == null || !this.network.isProxied()) {
+            throw new IllegalStateException("Connections do not go through the delaying proxy; set sample.delay-proxy.enabled=true");
+        }
+        if (millis < 0 || millis > 1000) {
+            throw new IllegalArgumentException("millis must be between 0 and 1000, was " + millis);
+        }
+        this.network.delayMillis(millis);
+        return delay();
     }
 
     private DefaultCacheTemplate<?> template(String backend) {

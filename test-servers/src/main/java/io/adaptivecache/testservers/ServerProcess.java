@@ -281,9 +281,14 @@ public abstract class ServerProcess implements AutoCloseable {
 
     private static String findOnPath(String binary) {
         String path = System.getenv("PATH");
-        List<String> directories = new ArrayList<>(List.of(path == null ? new String[0] : path.split(File.pathSeparator)));
-        // Debian installs server binaries in sbin directories that a non-login PATH may lack.
-        directories.addAll(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin", "/usr/local/bin"));
+        List<String> directories = new ArrayList<>();
+        for (String directory : path == null ? new String[0] : path.split(File.pathSeparator)) {
+            directories.add(directory);
+            // Debian installs server binaries in sbin, which a non-login PATH often lacks.
+            if (directory.endsWith("/bin")) {
+                directories.add(directory.substring(0, directory.length() - 3) + "sbin");
+            }
+        }
         for (String directory : directories) {
             File candidate = new File(directory, binary);
             if (candidate.isFile() && candidate.canExecute()) {
@@ -292,4 +297,5 @@ public abstract class ServerProcess implements AutoCloseable {
         }
         return null;
     }
+
 }
