@@ -7,10 +7,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 import io.adaptivecache.sample.SampleApplication;
-import io.adaptivecache.testservers.MemcachedServerExtension;
-import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -24,8 +21,6 @@ import org.openqa.selenium.support.ui.Select;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,22 +30,10 @@ import static org.awaitility.Awaitility.await;
  * the page appears as a marker with its reason. Saves {@code target/live-page.png}.
  */
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class LivePageBrowserIntegrationTests {
+class LivePageBrowserIntegrationTests extends RealCacheServers {
 
     private static final File CHROMIUM = new File("/usr/bin/chromium");
     private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    @RegisterExtension
-    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
-
-    @DynamicPropertySource
-    static void cacheServers(DynamicPropertyRegistry registry) {
-        registry.add("adaptive-cache.redis.url", redis::uri);
-        registry.add("adaptive-cache.memcached.servers", memcached::addresses);
-    }
 
     @Autowired
     private Environment environment;

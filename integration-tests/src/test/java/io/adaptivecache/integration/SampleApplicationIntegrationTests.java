@@ -8,33 +8,16 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import io.adaptivecache.sample.SampleApplication;
-import io.adaptivecache.testservers.MemcachedServerExtension;
-import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sample app, started against real servers, driven over HTTP as a person would. */
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class SampleApplicationIntegrationTests {
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    @RegisterExtension
-    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
-
-    @DynamicPropertySource
-    static void cacheServers(DynamicPropertyRegistry registry) {
-        registry.add("adaptive-cache.redis.url", redis::uri);
-        registry.add("adaptive-cache.memcached.servers", memcached::addresses);
-    }
+class SampleApplicationIntegrationTests extends RealCacheServers {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 

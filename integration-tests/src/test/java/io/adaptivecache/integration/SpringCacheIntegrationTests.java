@@ -5,15 +5,10 @@ import java.time.Duration;
 import io.adaptivecache.integration.CachingTestApplication.Price;
 import io.adaptivecache.integration.CachingTestApplication.PriceService;
 import io.adaptivecache.spring.cache.AdaptiveCacheManager;
-import io.adaptivecache.testservers.MemcachedServerExtension;
-import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cache.CacheManager;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -21,19 +16,7 @@ import static org.awaitility.Awaitility.await;
 /** {@code @Cacheable} end to end through the starter, against real servers. */
 @SpringBootTest(classes = CachingTestApplication.class, properties = { "adaptive-cache.cache.ttl.short-lived=1s",
         "adaptive-cache.cache.backends.short-lived=memcached" })
-class SpringCacheIntegrationTests {
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    @RegisterExtension
-    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
-
-    @DynamicPropertySource
-    static void cacheServers(DynamicPropertyRegistry registry) {
-        registry.add("adaptive-cache.redis.url", redis::uri);
-        registry.add("adaptive-cache.memcached.servers", memcached::addresses);
-    }
+class SpringCacheIntegrationTests extends RealCacheServers {
 
     @Autowired
     private PriceService service;
