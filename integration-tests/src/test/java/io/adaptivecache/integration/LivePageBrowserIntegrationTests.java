@@ -29,7 +29,10 @@ import static org.awaitility.Awaitility.await;
  * The sample's live page in headless Chromium: it charts a short load, and a switch forced from
  * the page appears as a marker with its reason. Saves {@code target/live-page.png}.
  */
-@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Starts on MULTI rather than the sample's demo POOLED: these tests are about the endpoint and the
+// page, and a 200 ms pool wait on a loaded machine would count as a load error before any switch.
+@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "adaptive-cache.redis.adaptive.initial=multi")
 class LivePageBrowserIntegrationTests extends RealCacheServers {
 
     private static final File CHROMIUM = new File("/usr/bin/chromium");
@@ -70,7 +73,6 @@ class LivePageBrowserIntegrationTests extends RealCacheServers {
             await("the load to finish").atMost(Duration.ofSeconds(30))
                     .until(() -> browser.findElement(By.id("load-status")).getText().startsWith("last run"));
             assertThat(browser.findElement(By.id("load-status")).getText()).contains(" 0 errors");
-            assertThat(browser.findElement(By.cssSelector("#template-redis .badges")).getText()).contains("MULTI(3");
 
             Path screenshot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
             Files.createDirectories(Path.of("target"));
