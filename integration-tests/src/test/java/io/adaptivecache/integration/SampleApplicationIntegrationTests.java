@@ -77,6 +77,26 @@ class SampleApplicationIntegrationTests extends RealCacheServers {
         assertThat(send("POST", "/strategies/redis?type=SINGLE", null).statusCode()).isEqualTo(200);
     }
 
+    @Test
+    void aSimulatedNetworkDelayShouldKeepEveryReplyInOrder() throws Exception {
+        assertThat(send("GET", "/delay", null).body()).contains("\"proxied\":true");
+        assertThat(send("POST", "/delay?millis=5", null).body()).contains("\"millisEachWay\":5");
+        try {
+            for (int i = 0; i < 20; i++) {
+                assertThat(send("PUT", "/cache/redis/delayed-" + i, "value-" + i).statusCode()).isEqualTo(204);
+            }
+            for (int i = 0; i < 20; i++) {
+                assertThat(send("GET", "/cache/redis/delayed-" + i, null).body()).isEqualTo("value-" + i);
+            }
+            HttpResponse<String> load = send("POST", "/load?backend=memcached&threads=8&duration=PT1S&valueSize=64", null);
+            assertThat(load.body()).contains("\"errors\":0");
+        }
+        finally {
+            send("POST", "/delay?millis=0", null);
+        }
+        assertThat(send("POST", "/delay?millis=-1", null).statusCode()).isEqualTo(400);
+    }
+
     private static long slowLookups(String body) {
         java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("\"slowLookups\":(\\d+)").matcher(body);
         assertThat(matcher.find()).as(body).isTrue();

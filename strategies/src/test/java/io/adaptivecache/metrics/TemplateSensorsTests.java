@@ -1,0 +1,80 @@
+package io.adaptivecache.metrics;
+
+import java.time.Duration;
+
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.StrategyStats;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** Window accounting with explicit times: no clock, no sleeps. */
+class TemplateSensorsTests {
+
+    private static final long SECOND = Duration.ofSeconds(1).toNanos();
+    private static final StrategySpec POOLED = StrategySpec.pooled(new PoolSettings(4, 4, 0, Duration.ofMillis(200)));
+
+    private final TemplateSensors sensors = new TemplateSensors();
+
+    private static StrategyStats stats(StrategySpec spec, long borrows, long waitNanos, int waiting) {
+        return new StrategyStats(spec, 4, 0, waiting, borrows, waitNanos);
+    }
+
+    @Test
+    void aWindowShouldHoldOnlyItsOwnCallsAndTheirLatencies() {
+        this.sensors.sample(SECOND, stats(POOLED, 0, 0, 0), SECOND);
+        for (int i = 0; i < 100; i++) {
+            this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 2_000_000);
+        }
+        this.sensors.onCall(CacheCommand.SET, CallOutcome.TIMEOUT, 50_000_000);
+        this.sensors.onCall(CacheCommand.SET, CallOutcome.SERVER_ERROR, 1_000_000);
+
+        WindowSample window = this.sensors.sample(2 * SECOND, stats(POOLED, 102, 102 * 500_000L, 3), SECOND);
+
+        assertThat(window.calls()).isEqualTo(102);
+        assertThat(window.errors()).isEqualTo(2);
+        assertThat(window.timeouts()).isEqualTo(1);
+        assertThat(window.throughput()).isCloseTo(102, within(0.01));
+        assertThat(window.p50LatencyNanos()).isBetween(1_900_000L, 2_100_000L);
+        assertThat(window.p99LatencyNanos()).isGreaterThanOrEqualTo(window.p50LatencyNanos());
+        assertThat(window.concurrency()).as("Little's law: calls/s x mean latency").isCloseTo(102 * window.meanLatencyNanos() / 1e9,
+                within(1e-6));
+        assertThat(window.meanBorrowWaitNanos()).isCloseTo(500_000, within(1.0));
+        assertThat(window.waitingBorrowers()).isEqualTo(3);
+        assertThat(window.disturbed()).isFalse();
+
+        WindowSample quiet = this.sensors.sample(3 * SECOND, stats(POOLED, 102, 102 * 500_000L, 0), SECOND);
+        assertThat(quiet.calls()).isZero();
+        assertThat(quiet.borrows()).isZero();
+    }
+
+    @Test
+    void theFirstWindowASwitchConnectionFailuresAndALongPauseShouldDisturbAWindow() {
+        assertThat(this.sensors.sample(SECOND, stats(POOLED, 0, 0, 0), SECOND).disturbance()).isEqualTo("first window");
+
+        assertThat(this.sensors.sample(2 * SECOND, stats(StrategySpec.single(), 0, 0, 0), SECOND).disturbance())
+                .startsWith("strategy changed");
+
+        this.sensors.onCall(CacheCommand.GET, CallOutcome.CONNECTION_FAILURE, 1_000);
+        assertThat(this.sensors.sample(3 * SECOND, stats(StrategySpec.single(), 0, 0, 0), SECOND).disturbance())
+                .isEqualTo("1 connection failures");
+
+        assertThat(this.sensors.sample(6 * SECOND, stats(StrategySpec.single(), 0, 0, 0), SECOND).disturbance())
+                .contains("pause");
+        assertThat(this.sensors.sample(7 * SECOND, stats(StrategySpec.single(), 0, 0, 0), SECOND).disturbed()).isFalse();
+    }
+
+    @Test
+    void callsShouldReachTheAttachedObserverToo() {
+        int[] seen = new int[1];
+        this.sensors.observeWith((command, outcome, latency) -> seen[0]++);
+
+        this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 1_000);
+        this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 1_000);
+
+        assertThat(seen[0]).isEqualTo(2);
+        assertThat(this.sensors.totalCalls()).isEqualTo(2);
+    }
+}
