@@ -111,6 +111,7 @@ public final class MemcachedProtocolComparison {
                     }
                 });
             }
+            // Fixed-length windows are the measurement itself (closed-loop throughput over a set time), not a wait for a condition.
             Thread.sleep(WARM_UP.toMillis());
             measuring.set(true);
             long started = System.nanoTime();
