@@ -38,14 +38,14 @@ public interface CacheOperations<V> {
 
     /**
      * Reads several values in one request per server.
-     * @param keys the keys; duplicates are read once
+     * @param keys the keys, each at most once (a duplicate is refused: it usually means a bug in the caller)
      * @return the keys that are present, with their values, in the order of {@code keys}
      */
     Map<String, V> getAll(Collection<String> keys);
 
     /**
      * Reads several values asynchronously, in one request per server.
-     * @param keys the keys; duplicates are read once
+     * @param keys the keys, each at most once (a duplicate is refused: it usually means a bug in the caller)
      * @return the keys that are present, with their values, in the order of {@code keys}
      */
     CompletableFuture<Map<String, V>> getAllAsync(Collection<String> keys);

@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration
 @EnableConfigurationProperties(AdaptiveCacheProperties.class)
-@Import({ RedisCacheTemplateConfiguration.class, MemcachedCacheTemplateConfiguration.class })
+@Import({ ResilienceConfiguration.class, RedisCacheTemplateConfiguration.class, MemcachedCacheTemplateConfiguration.class })
 public final class AdaptiveCacheAutoConfiguration {
 
     /** Name of the Redis template bean, usable as a qualifier. */

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.strategy.SelectorType;
@@ -249,6 +250,244 @@ public class AdaptiveCacheProperties {
         }
     }
 
+    /** Protection of a template's callers, on Resilience4j when it is on the classpath. */
+    public static class Resilience {
+
+        /** What callers see when a call fails because of the cache: fail-fast throws; degrade answers reads with a miss and skips writes, counting both (cas, incr and decr still throw). */
+        private CacheFailureMode onFailure = CacheFailureMode.FAIL_FAST;
+
+        /** Circuit breaker that every call asks. */
+        @NestedConfigurationProperty
+        private final CircuitBreaker circuitBreaker = new CircuitBreaker();
+
+        /** Retry of reads (get, getAll, gets); writes are never retried. */
+        @NestedConfigurationProperty
+        private final Retry retry = new Retry();
+
+        /** Semaphore bulkhead capping concurrent calls. */
+        @NestedConfigurationProperty
+        private final Bulkhead bulkhead = new Bulkhead();
+
+        public CacheFailureMode getOnFailure() {
+            return this.onFailure;
+        }
+
+        public void setOnFailure(CacheFailureMode onFailure) {
+            this.onFailure = onFailure;
+        }
+
+        public CircuitBreaker getCircuitBreaker() {
+            return this.circuitBreaker;
+        }
+
+        public Retry getRetry() {
+            return this.retry;
+        }
+
+        public Bulkhead getBulkhead() {
+            return this.bulkhead;
+        }
+    }
+
+    /** A template's circuit breaker; it counts only timeouts waiting for the server and lost connections. */
+    public static class CircuitBreaker {
+
+        /** Whether calls pass through a circuit breaker. */
+        private boolean enabled = true;
+
+        /** Name of the breaker; when the application has a Resilience4j CircuitBreakerRegistry holding one of that name, that one is used as configured there. Default: adaptive-cache-<template>. */
+        private String name;
+
+        /** Failure rate, in percent of the calls in the sliding window, at which the breaker opens. */
+        private float failureRateThreshold = 50;
+
+        /** Rate of slow calls, in percent, at which the breaker opens. */
+        private float slowCallRateThreshold = 50;
+
+        /** Duration above which a call counts as slow. */
+        private Duration slowCallDurationThreshold = Duration.ofMillis(500);
+
+        /** Number of most recent calls the rates are computed over. */
+        private int slidingWindowSize = 100;
+
+        /** Calls needed in the window before the rates count. */
+        private int minimumNumberOfCalls = 20;
+
+        /** How long the breaker stays open (failing calls at once) before letting trial calls through. */
+        private Duration waitDurationInOpenState = Duration.ofSeconds(5);
+
+        /** Trial calls let through when half open. */
+        private int permittedNumberOfCallsInHalfOpenState = 5;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getName() {
+            return this.name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public float getFailureRateThreshold() {
+            return this.failureRateThreshold;
+        }
+
+        public void setFailureRateThreshold(float failureRateThreshold) {
+            this.failureRateThreshold = failureRateThreshold;
+        }
+
+        public float getSlowCallRateThreshold() {
+            return this.slowCallRateThreshold;
+        }
+
+        public void setSlowCallRateThreshold(float slowCallRateThreshold) {
+            this.slowCallRateThreshold = slowCallRateThreshold;
+        }
+
+        public Duration getSlowCallDurationThreshold() {
+            return this.slowCallDurationThreshold;
+        }
+
+        public void setSlowCallDurationThreshold(Duration slowCallDurationThreshold) {
+            this.slowCallDurationThreshold = slowCallDurationThreshold;
+        }
+
+        public int getSlidingWindowSize() {
+            return this.slidingWindowSize;
+        }
+
+        public void setSlidingWindowSize(int slidingWindowSize) {
+            this.slidingWindowSize = slidingWindowSize;
+        }
+
+        public int getMinimumNumberOfCalls() {
+            return this.minimumNumberOfCalls;
+        }
+
+        public void setMinimumNumberOfCalls(int minimumNumberOfCalls) {
+            this.minimumNumberOfCalls = minimumNumberOfCalls;
+        }
+
+        public Duration getWaitDurationInOpenState() {
+            return this.waitDurationInOpenState;
+        }
+
+        public void setWaitDurationInOpenState(Duration waitDurationInOpenState) {
+            this.waitDurationInOpenState = waitDurationInOpenState;
+        }
+
+        public int getPermittedNumberOfCallsInHalfOpenState() {
+            return this.permittedNumberOfCallsInHalfOpenState;
+        }
+
+        public void setPermittedNumberOfCallsInHalfOpenState(int permittedNumberOfCallsInHalfOpenState) {
+            this.permittedNumberOfCallsInHalfOpenState = permittedNumberOfCallsInHalfOpenState;
+        }
+    }
+
+    /** Retry of a template's reads. */
+    public static class Retry {
+
+        /** Whether failed reads are tried again. */
+        private boolean enabled = false;
+
+        /** Name of the retry; one of that name in the application's RetryRegistry is used as configured there. Default: adaptive-cache-<template>. */
+        private String name;
+
+        /** Attempts in all, the first included. */
+        private int maxAttempts = 2;
+
+        /** Wait between attempts. */
+        private Duration waitDuration = Duration.ofMillis(50);
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getName() {
+            return this.name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public int getMaxAttempts() {
+            return this.maxAttempts;
+        }
+
+        public void setMaxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        public Duration getWaitDuration() {
+            return this.waitDuration;
+        }
+
+        public void setWaitDuration(Duration waitDuration) {
+            this.waitDuration = waitDuration;
+        }
+    }
+
+    /** A semaphore bulkhead over a template's calls. */
+    public static class Bulkhead {
+
+        /** Whether concurrent calls are capped. */
+        private boolean enabled = false;
+
+        /** Name of the bulkhead; one of that name in the application's BulkheadRegistry is used as configured there. Default: adaptive-cache-<template>. */
+        private String name;
+
+        /** Calls allowed at once. */
+        private int maxConcurrentCalls = 256;
+
+        /** How long a caller over the cap waits for a permit before it is refused; 0 refuses at once. */
+        private Duration maxWaitDuration = Duration.ZERO;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getName() {
+            return this.name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public int getMaxConcurrentCalls() {
+            return this.maxConcurrentCalls;
+        }
+
+        public void setMaxConcurrentCalls(int maxConcurrentCalls) {
+            this.maxConcurrentCalls = maxConcurrentCalls;
+        }
+
+        public Duration getMaxWaitDuration() {
+            return this.maxWaitDuration;
+        }
+
+        public void setMaxWaitDuration(Duration maxWaitDuration) {
+            this.maxWaitDuration = maxWaitDuration;
+        }
+    }
+
     /** What every backend's template has: a switch, the strategy and the drain timeout of a strategy switch. */
     public abstract static class TemplateSettings {
 
@@ -266,8 +505,16 @@ public class AdaptiveCacheProperties {
         @NestedConfigurationProperty
         private final Adaptive adaptive = new Adaptive();
 
+        /** Protection of callers: circuit breaker, retry of reads, bulkhead, and what a failure looks like. */
+        @NestedConfigurationProperty
+        private final Resilience resilience = new Resilience();
+
         public Adaptive getAdaptive() {
             return this.adaptive;
+        }
+
+        public Resilience getResilience() {
+            return this.resilience;
         }
 
         public boolean isEnabled() {

@@ -27,13 +27,14 @@ class MemcachedCacheTemplateConfiguration {
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
     DefaultCacheTemplate<MemcachedClient> memcachedCacheTemplate(AdaptiveCacheProperties properties,
             ObjectProvider<MemcachedConnectionFactoryCustomizer> factoryCustomizers,
-            ObjectProvider<CachePoolCustomizer> poolCustomizers) {
+            ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards) {
         AdaptiveCacheProperties.Memcached memcached = properties.getMemcached();
         MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().name("memcached")
                 .servers(servers(memcached.getServers())).protocol(memcached.getProtocol())
                 .strategy(StrategySpecs.initial(PREFIX, memcached))
                 .poolConfig(PoolCustomizers.forTemplate("memcached", poolCustomizers))
                 .connectionFactory(factory -> factoryCustomizers.orderedStream().forEach(customizer -> customizer.customize(factory)));
+        RedisCacheTemplateConfiguration.resilience(builder, "memcached", PREFIX, memcached, guards);
         RedisCacheTemplateConfiguration.positive(PREFIX + ".operation-timeout", memcached.getOperationTimeout(),
                 builder::operationTimeout);
         RedisCacheTemplateConfiguration.positive(PREFIX + ".connect-timeout", memcached.getConnectTimeout(), builder::connectTimeout);

@@ -30,7 +30,7 @@ class RedisCacheTemplateConfiguration {
     DefaultCacheTemplate<StatefulRedisConnection<String, byte[]>> redisCacheTemplate(AdaptiveCacheProperties properties,
             Environment environment, ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
             ObjectProvider<RedisClientResourcesCustomizer> resourcesCustomizers,
-            ObjectProvider<CachePoolCustomizer> poolCustomizers) {
+            ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards) {
         AdaptiveCacheProperties.Redis redis = properties.getRedis();
         RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().name("redis")
                 .uri(redisUri(redis, Binder.get(environment)))
@@ -39,6 +39,7 @@ class RedisCacheTemplateConfiguration {
                 .clientOptions(options -> optionsCustomizers.orderedStream().forEach(customizer -> customizer.customize(options)))
                 .clientResources(resources -> resourcesCustomizers.orderedStream()
                         .forEach(customizer -> customizer.customize(resources)));
+        resilience(builder, "redis", PREFIX, redis, guards);
         positive(PREFIX + ".timeout", redis.getTimeout(), builder::commandTimeout);
         positive(PREFIX + ".connect-timeout", redis.getConnectTimeout(), builder::connectTimeout);
         positive(PREFIX + ".drain-timeout", redis.getDrainTimeout(), builder::drainTimeout);
@@ -118,6 +119,16 @@ class RedisCacheTemplateConfiguration {
                     "it must be a Redis URL such as redis://[user:password@]host:port[/database] or rediss://... for TLS ("
                             + ex.getMessage() + ")");
         }
+    }
+
+    /** Applies a template's resilience properties: its guard and its failure mode. */
+    static void resilience(io.adaptivecache.command.AbstractCacheTemplateBuilder<?, ?> builder, String template, String prefix,
+            AdaptiveCacheProperties.TemplateSettings settings, ObjectProvider<CacheCallGuards> guards) {
+        builder.guard(guards.getIfAvailable(() -> CacheCallGuards.WITHOUT_RESILIENCE4J).forTemplate(template, prefix, settings));
+        if (settings.getResilience().getOnFailure() == null) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".resilience.on-failure", null, "it must be fail-fast or degrade");
+        }
+        builder.onFailure(settings.getResilience().getOnFailure());
     }
 
     static void positive(String property, Duration value, java.util.function.Consumer<Duration> setter) {

@@ -3,6 +3,8 @@ package io.adaptivecache.command;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.adaptivecache.CacheFailureMode;
+import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
 
@@ -20,6 +22,8 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     private StrategySpec strategy = StrategySpec.multi();
     private Duration drainTimeout = Duration.ofSeconds(3);
     private PoolConfigCustomizer poolCustomizer = PoolConfigCustomizer.NONE;
+    private CallGuard guard = CallGuard.NONE;
+    private CacheFailureMode failureMode = CacheFailureMode.FAIL_FAST;
 
     /**
      * Creates a builder.
@@ -72,6 +76,28 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     }
 
     /**
+     * Passes every call through a guard, such as a
+     * {@link io.adaptivecache.resilience.Resilience4jCallGuard}; the template closes it. Default: none.
+     * @param guard the guard
+     * @return this builder
+     */
+    public B guard(CallGuard guard) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+        return self();
+    }
+
+    /**
+     * What callers see when a call fails because of the cache; default
+     * {@link CacheFailureMode#FAIL_FAST}.
+     * @param failureMode the mode
+     * @return this builder
+     */
+    public B onFailure(CacheFailureMode failureMode) {
+        this.failureMode = Objects.requireNonNull(failureMode, "failureMode");
+        return self();
+    }
+
+    /**
      * Builds the backend from this builder's settings.
      * @return the backend, owning whatever client-wide resources it created
      */
@@ -83,7 +109,8 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
      * @return the template
      */
     public DefaultCacheTemplate<C> build() {
-        return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer);
+        return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer,
+                this.guard, this.failureMode);
     }
 
     /**

@@ -150,7 +150,7 @@ public final class CacheInputRules {
         return c == ' ' ? "a space" : String.format("a control character (U+%04X)", (int) c);
     }
 
-    private static String quote(String key) {
+    static String quote(String key) {
         StringBuilder quoted = new StringBuilder("\"");
         int shown = Math.min(key.length(), QUOTED_KEY_LIMIT);
         for (int i = 0; i < shown; i++) {

@@ -8,8 +8,15 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
+import io.adaptivecache.CacheException;
+import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.CasResult;
@@ -19,6 +26,8 @@ import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
 import io.adaptivecache.metrics.CacheCommand;
 import io.adaptivecache.metrics.TemplateSensors;
+import io.adaptivecache.resilience.CallGuard;
+import io.adaptivecache.resilience.GuardStatus;
 import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
@@ -27,8 +36,10 @@ import io.adaptivecache.strategy.SwitchReport;
 
 /**
  * The {@link CacheTemplate} of every backend: validates input with the backend's
- * {@link CacheInputRules}, leases a connection from the live strategy, and issues the
- * backend's command on it. Backends differ only in their {@link CacheBackend}.
+ * {@link CacheInputRules}, passes the call through its {@link CallGuard} (circuit breaker and
+ * the like), leases a connection from the live strategy, and issues the backend's command on it.
+ * Backends differ only in their {@link CacheBackend}. In {@link CacheFailureMode#DEGRADE} mode a
+ * failed read completes as a miss and a failed write as skipped, each counted.
  *
  * <p>Lifecycle: {@link #start()} opens the connections (so that building a template never does
  * I/O), {@link #switchStrategy} replaces the strategy while calls run, {@link #close()} drains
@@ -47,6 +58,10 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     private final long awaitNanos;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final TemplateSensors sensors = new TemplateSensors();
+    private final CallGuard guard;
+    private final CacheFailureMode failureMode;
+    private final LongAdder degradedReads = new LongAdder();
+    private final LongAdder skippedWrites = new LongAdder();
 
     /**
      * Creates a template that is not started yet.
@@ -69,6 +84,23 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
      */
     public DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
             PoolConfigCustomizer poolCustomizer) {
+        this(name, backend, initialStrategy, drainTimeout, poolCustomizer, CallGuard.NONE, CacheFailureMode.FAIL_FAST);
+    }
+
+    /**
+     * Creates a template that is not started yet, guarded.
+     * @param name the template's name, for logs and metrics
+     * @param backend the backend
+     * @param initialStrategy the strategy to open on {@link #start()}
+     * @param drainTimeout longest wait for a retired strategy's calls to finish
+     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
+     * @param guard every call passes through it; the template closes it
+     * @param failureMode what callers see when a call fails
+     */
+    public DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
+            PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.failureMode = Objects.requireNonNull(failureMode, "failureMode");
         this.name = Objects.requireNonNull(name, "name");
         this.backend = Objects.requireNonNull(backend, "backend");
         this.commands = backend.commands();
@@ -155,6 +187,38 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     }
 
     /**
+     * The guard's state: circuit breaker, retry, bulkhead.
+     * @return the status ({@link GuardStatus#UNGUARDED} without a guard)
+     */
+    public GuardStatus guardStatus() {
+        return guard.status();
+    }
+
+    /**
+     * What callers see when a call fails.
+     * @return the mode
+     */
+    public CacheFailureMode failureMode() {
+        return failureMode;
+    }
+
+    /**
+     * Reads that failed and were answered as a miss ({@link CacheFailureMode#DEGRADE}) since start.
+     * @return the count
+     */
+    public long degradedReads() {
+        return degradedReads.sum();
+    }
+
+    /**
+     * Writes that failed and were skipped ({@link CacheFailureMode#DEGRADE}) since start.
+     * @return the count
+     */
+    public long skippedWrites() {
+        return skippedWrites.sum();
+    }
+
+    /**
      * The backend's kind, such as {@code redis}.
      * @return the kind
      */
@@ -185,10 +249,21 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         return new CodecCacheOperations<>(this, codec);
     }
 
+    /**
+     * Reads a key through the guard but never degraded to a miss: a health check's question
+     * "does the server answer?", which {@link CacheFailureMode#DEGRADE} must not hide.
+     * @param key the key to read
+     * @throws io.adaptivecache.CacheException if the server does not answer or the circuit is open
+     */
+    public void probe(String key) {
+        rules.checkKey(key);
+        await(guarded(CacheCommand.GET, connection -> commands.get(connection, key)));
+    }
+
     @Override
     public CompletableFuture<byte[]> getAsync(String key) {
         rules.checkKey(key);
-        return connections.execute(CacheCommand.GET, connection -> commands.get(connection, key));
+        return read(CacheCommand.GET, connection -> commands.get(connection, key), null);
     }
 
     @Override
@@ -196,75 +271,125 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         if (keys == null) {
             throw new InvalidCacheInputException("The key collection must not be null");
         }
-        LinkedHashSet<String> distinct = new LinkedHashSet<>(keys);
-        for (String key : distinct) {
+        LinkedHashSet<String> distinct = new LinkedHashSet<>(Math.max(16, keys.size() * 2));
+        for (String key : keys) {
             rules.checkKey(key);
+            if (!distinct.add(key)) {
+                throw new InvalidCacheInputException("Key " + CacheInputRules.quote(key)
+                        + " appears more than once in the keys given to getAll; pass each key once");
+            }
         }
         if (distinct.isEmpty()) {
             return CompletableFuture.completedFuture(Collections.emptyMap());
         }
         ArrayList<String> ordered = new ArrayList<>(distinct);
-        return connections.execute(CacheCommand.GET_ALL, connection -> commands.getAll(connection, ordered));
+        return read(CacheCommand.GET_ALL, connection -> commands.getAll(connection, ordered), Collections.emptyMap());
     }
 
     @Override
     public CompletableFuture<Void> setAsync(String key, byte[] value, Duration ttl) {
         checkWrite(key, value, ttl);
-        return connections.execute(CacheCommand.SET, connection -> commands.set(connection, key, value, ttl));
+        return write(CacheCommand.SET, connection -> commands.set(connection, key, value, ttl), null);
     }
 
     @Override
     public CompletableFuture<Boolean> addAsync(String key, byte[] value, Duration ttl) {
         checkWrite(key, value, ttl);
-        return connections.execute(CacheCommand.ADD, connection -> commands.add(connection, key, value, ttl));
+        return write(CacheCommand.ADD, connection -> commands.add(connection, key, value, ttl), Boolean.FALSE);
     }
 
     @Override
     public CompletableFuture<Boolean> replaceAsync(String key, byte[] value, Duration ttl) {
         checkWrite(key, value, ttl);
-        return connections.execute(CacheCommand.REPLACE, connection -> commands.replace(connection, key, value, ttl));
+        return write(CacheCommand.REPLACE, connection -> commands.replace(connection, key, value, ttl), Boolean.FALSE);
     }
 
     @Override
     public CompletableFuture<Boolean> deleteAsync(String key) {
         rules.checkKey(key);
-        return connections.execute(CacheCommand.DELETE, connection -> commands.delete(connection, key));
+        return write(CacheCommand.DELETE, connection -> commands.delete(connection, key), Boolean.FALSE);
     }
 
     @Override
     public CompletableFuture<CasValue<byte[]>> getsAsync(String key) {
         rules.checkKey(key);
-        return connections.execute(CacheCommand.GETS, connection -> commands.gets(connection, key));
+        return read(CacheCommand.GETS, connection -> commands.gets(connection, key), null);
     }
 
     @Override
     public CompletableFuture<CasResult> casAsync(String key, CasToken token, byte[] value, Duration ttl) {
         checkWrite(key, value, ttl);
-        if (token == null) {
-            throw new InvalidCacheInputException("A CAS token must not be null; read one with gets");
-        }
-        return connections.execute(CacheCommand.CAS, connection -> commands.cas(connection, key, token, value, ttl));
+        checkToken(key, token);
+        return guarded(CacheCommand.CAS, connection -> commands.cas(connection, key, token, value, ttl));
     }
 
     @Override
     public CompletableFuture<Long> incrAsync(String key, long delta) {
         rules.checkKey(key);
         rules.checkDelta(delta);
-        return connections.execute(CacheCommand.INCR, connection -> commands.incr(connection, key, delta));
+        return guarded(CacheCommand.INCR, connection -> commands.incr(connection, key, delta));
     }
 
     @Override
     public CompletableFuture<Long> decrAsync(String key, long delta) {
         rules.checkKey(key);
         rules.checkDelta(delta);
-        return connections.execute(CacheCommand.DECR, connection -> commands.decr(connection, key, delta));
+        return guarded(CacheCommand.DECR, connection -> commands.decr(connection, key, delta));
     }
 
     @Override
     public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
         rules.checkKey(key);
         rules.checkTtl(ttl);
-        return connections.execute(CacheCommand.TOUCH, connection -> commands.touch(connection, key, ttl));
+        return write(CacheCommand.TOUCH, connection -> commands.touch(connection, key, ttl), Boolean.FALSE);
+    }
+
+    private <T> CompletableFuture<T> guarded(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation) {
+        if (guard == CallGuard.NONE) {
+            return connections.execute(command, operation);
+        }
+        return guard.call(command, () -> connections.execute(command, operation), sensors);
+    }
+
+    private <T> CompletableFuture<T> read(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
+            T miss) {
+        CompletableFuture<T> result = guarded(command, operation);
+        return failureMode == CacheFailureMode.FAIL_FAST ? result
+                : result.exceptionally(failure -> degrade(failure, degradedReads, miss));
+    }
+
+    private <T> CompletableFuture<T> write(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
+            T skipped) {
+        CompletableFuture<T> result = guarded(command, operation);
+        return failureMode == CacheFailureMode.FAIL_FAST ? result
+                : result.exceptionally(failure -> degrade(failure, skippedWrites, skipped));
+    }
+
+    private static <T> T degrade(Throwable failure, LongAdder counter, T fallback) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (!(cause instanceof CacheException) || cause instanceof InvalidCacheInputException) {
+            // Not the cache failing but a bug or a misuse: hiding it would hide the defect.
+            throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);
+        }
+        counter.increment();
+        return fallback;
+    }
+
+    private void checkToken(String key, CasToken token) {
+        if (token == null) {
+            throw new InvalidCacheInputException("A CAS token must not be null; read one with gets");
+        }
+        if (!token.backend().equals(backend.kind())) {
+            throw new InvalidCacheInputException("This CAS token was read from " + token.backend() + "; the " + backend.kind()
+                    + " template '" + name + "' cannot use it. Read a token with this template's gets");
+        }
+        if (!token.key().equals(key)) {
+            throw new InvalidCacheInputException("This CAS token was read for key " + CacheInputRules.quote(token.key())
+                    + ", not " + CacheInputRules.quote(key) + "; read a token for this key with gets");
+        }
     }
 
     private void checkWrite(String key, byte[] value, Duration ttl) {
@@ -283,7 +408,12 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
             connections.close();
         }
         finally {
-            backend.close();
+            try {
+                guard.close();
+            }
+            finally {
+                backend.close();
+            }
         }
     }
 

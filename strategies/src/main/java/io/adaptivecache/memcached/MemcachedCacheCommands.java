@@ -128,7 +128,7 @@ final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
                 return null;
             }
             CASValue<?> value = (CASValue<?>) found;
-            return new CasValue<>((byte[]) value.getValue(), CasToken.ofVersion(value.getCas()));
+            return new CasValue<>((byte[]) value.getValue(), CasToken.ofVersion("memcached", key, value.getCas()));
         }));
         return deadlines.track(result, operation);
     }

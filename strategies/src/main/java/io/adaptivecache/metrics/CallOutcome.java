@@ -3,6 +3,8 @@ package io.adaptivecache.metrics;
 import java.util.Locale;
 
 import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CachePoolExhaustedException;
+import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CacheTimeoutException;
 
@@ -11,8 +13,12 @@ public enum CallOutcome {
 
     /** The command completed. */
     SUCCESS,
-    /** No reply (or no pooled connection) in time. */
+    /** No reply from the server in time. */
     TIMEOUT,
+    /** No pooled connection became free in time; nothing was sent. */
+    POOL_EXHAUSTED,
+    /** Not attempted: the circuit breaker is open or the bulkhead full. */
+    REJECTED,
     /** The server could not be reached. */
     CONNECTION_FAILURE,
     /** The server answered with an error. */
@@ -28,6 +34,12 @@ public enum CallOutcome {
      * @return the outcome
      */
     public static CallOutcome of(Throwable failure) {
+        if (failure instanceof CachePoolExhaustedException) {
+            return POOL_EXHAUSTED;
+        }
+        if (failure instanceof CacheRejectedException) {
+            return REJECTED;
+        }
         if (failure instanceof CacheTimeoutException) {
             return TIMEOUT;
         }

@@ -18,11 +18,15 @@ public final class TemplateSensors implements CallObserver {
 
     private static final long HIGHEST_TRACKABLE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
+    /** Server timeouts that make a window an outage, when they are also at least 1% of its calls. */
+    private static final long OUTAGE_MIN_TIMEOUTS = 3;
+
     private final Recorder latency = new Recorder(HIGHEST_TRACKABLE_NANOS, 2);
     private final LongAdder calls = new LongAdder();
     private final LongAdder errors = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
     private final LongAdder connectionFailures = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
     private volatile CallObserver downstream = CallObserver.NONE;
 
     // Window state, touched only by the one thread that samples.
@@ -31,6 +35,7 @@ public final class TemplateSensors implements CallObserver {
     private long lastErrors;
     private long lastTimeouts;
     private long lastConnectionFailures;
+    private long lastRejected;
     private long lastBorrows;
     private long lastBorrowWaitNanos;
     private StrategySpec lastStrategy;
@@ -38,6 +43,12 @@ public final class TemplateSensors implements CallObserver {
 
     @Override
     public void onCall(CacheCommand command, CallOutcome outcome, long latencyNanos) {
+        if (outcome == CallOutcome.REJECTED) {
+            // Not attempted: its latency says nothing about the strategy, and it is not a call served.
+            this.rejected.increment();
+            this.downstream.onCall(command, outcome, latencyNanos);
+            return;
+        }
         this.latency.recordValue(Math.min(Math.max(latencyNanos, 1), HIGHEST_TRACKABLE_NANOS));
         this.calls.increment();
         if (outcome != CallOutcome.SUCCESS) {
@@ -77,6 +88,15 @@ public final class TemplateSensors implements CallObserver {
     }
 
     /**
+     * Calls not attempted (circuit breaker open, bulkhead full) since the template started;
+     * they are not in {@link #totalCalls()}.
+     * @return the count
+     */
+    public long totalRejected() {
+        return this.rejected.sum();
+    }
+
+    /**
      * Closes the current window and opens the next. Call from one thread only.
      * @param nowNanos the end of the window, on the caller's clock
      * @param stats the live strategy's figures now
@@ -90,6 +110,7 @@ public final class TemplateSensors implements CallObserver {
         long totalErrors = this.errors.sum();
         long totalTimeouts = this.timeouts.sum();
         long totalConnectionFailures = this.connectionFailures.sum();
+        long totalRejected = this.rejected.sum();
         boolean first = this.lastSampleNanos == Long.MIN_VALUE;
         long start = first ? nowNanos - expectedWindowNanos : this.lastSampleNanos;
         boolean sameStrategy = stats.spec().equals(this.lastStrategy);
@@ -98,6 +119,8 @@ public final class TemplateSensors implements CallObserver {
 
         long calls = totalCalls - this.lastCalls;
         long connectionFailures = totalConnectionFailures - this.lastConnectionFailures;
+        long rejectedCalls = totalRejected - this.lastRejected;
+        long timeouts = totalTimeouts - this.lastTimeouts;
         String disturbance = null;
         if (first) {
             disturbance = "first window";
@@ -108,6 +131,13 @@ public final class TemplateSensors implements CallObserver {
         else if (connectionFailures > 0) {
             disturbance = connectionFailures + " connection failures";
         }
+        else if (rejectedCalls > 0) {
+            disturbance = rejectedCalls + " calls rejected by the circuit breaker or bulkhead";
+        }
+        else if (timeouts >= OUTAGE_MIN_TIMEOUTS && timeouts * 100 >= calls) {
+            // A stalled server is an outage, not a load the strategy should adapt to.
+            disturbance = timeouts + " of " + calls + " calls timed out waiting for the server";
+        }
         else if (nowNanos - start > expectedWindowNanos * 3 / 2) {
             disturbance = "window took " + TimeUnit.NANOSECONDS.toMillis(nowNanos - start) + " ms (pause?)";
         }
@@ -115,7 +145,7 @@ public final class TemplateSensors implements CallObserver {
         double throughput = calls / seconds;
         double mean = interval.getTotalCount() == 0 ? 0 : interval.getMean();
         WindowSample sample = new WindowSample(start, nowNanos, stats.spec(), stats.openConnections(), calls,
-                totalErrors - this.lastErrors, totalTimeouts - this.lastTimeouts, throughput, mean,
+                totalErrors - this.lastErrors, timeouts, throughput, mean,
                 interval.getValueAtPercentile(50), interval.getValueAtPercentile(99), throughput * mean / 1e9, borrows,
                 borrows == 0 ? 0 : (double) borrowWait / borrows, stats.waitingBorrowers(), disturbance);
 
@@ -123,6 +153,7 @@ public final class TemplateSensors implements CallObserver {
         this.lastErrors = totalErrors;
         this.lastTimeouts = totalTimeouts;
         this.lastConnectionFailures = totalConnectionFailures;
+        this.lastRejected = totalRejected;
         this.lastBorrows = stats.borrows();
         this.lastBorrowWaitNanos = stats.borrowWaitNanos();
         this.lastStrategy = stats.spec();

@@ -13,7 +13,7 @@ import io.adaptivecache.strategy.StrategySpec;
  * @param openConnections connections open at the end
  * @param calls calls completed in the window
  * @param errors calls that failed, timeouts included
- * @param timeouts calls that timed out
+ * @param timeouts calls that timed out waiting for the server (not those that found no free pooled connection)
  * @param throughput calls per second
  * @param meanLatencyNanos mean caller-observed latency
  * @param p50LatencyNanos median latency

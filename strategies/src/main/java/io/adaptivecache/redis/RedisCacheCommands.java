@@ -99,7 +99,7 @@ final class RedisCacheCommands implements CacheCommands<StatefulRedisConnection<
     @Override
     public CompletionStage<CasValue<byte[]>> gets(StatefulRedisConnection<String, byte[]> connection, String key) {
         return connection.async().get(key)
-                .thenApply(value -> value == null ? null : new CasValue<>(value, CasToken.ofDigest(RedisScript.sha1Hex(value))));
+                .thenApply(value -> value == null ? null : new CasValue<>(value, CasToken.ofDigest("redis", key, RedisScript.sha1Hex(value))));
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
-import io.adaptivecache.CacheTimeoutException;
+import io.adaptivecache.CachePoolExhaustedException;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
 import org.apache.commons.pool2.impl.DefaultPooledObject;
@@ -86,7 +86,7 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
         }
         catch (NoSuchElementException ex) {
             releaseSlot();
-            throw new CacheTimeoutException("No pooled connection to " + factory.describe() + " became free within "
+            throw new CachePoolExhaustedException("No pooled connection to " + factory.describe() + " became free within "
                     + maxWaitMillis + " ms (max-total " + spec.pool().maxTotal() + "); raise max-total or max-wait, or use MULTI",
                     ex);
         }

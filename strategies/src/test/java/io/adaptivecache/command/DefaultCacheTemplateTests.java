@@ -193,7 +193,7 @@ class DefaultCacheTemplateTests {
 
         @Override
         public CompletionStage<CasValue<byte[]>> gets(Object connection, String key) {
-            return done(new CasValue<>(key.getBytes(), CasToken.ofVersion(1)));
+            return done(new CasValue<>(key.getBytes(), CasToken.ofVersion("test", key, 1)));
         }
 
         @Override

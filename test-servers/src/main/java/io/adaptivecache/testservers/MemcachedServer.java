@@ -12,6 +12,9 @@ import java.util.List;
 public final class MemcachedServer extends ServerProcess {
 
     private final int itemSizeMaxBytes;
+    private final String saslUser;
+    private final String saslPassword;
+    private java.nio.file.Path saslConfig;
 
     /** Creates a server with memcached's default 1 MiB item size limit, not started yet. */
     public MemcachedServer() {
@@ -23,9 +26,72 @@ public final class MemcachedServer extends ServerProcess {
      * @param itemSizeMaxBytes the server's {@code -I} item size limit
      */
     public MemcachedServer(int itemSizeMaxBytes) {
+        this(itemSizeMaxBytes, null, null);
+    }
+
+    private MemcachedServer(int itemSizeMaxBytes, String saslUser, String saslPassword) {
         super("memcached", "sudo apt-get install -y memcached (Debian/Ubuntu) or brew install memcached (macOS)",
                 "ADAPTIVE_CACHE_TEST_MEMCACHED");
         this.itemSizeMaxBytes = itemSizeMaxBytes;
+        this.saslUser = saslUser;
+        this.saslPassword = saslPassword;
+    }
+
+    /**
+     * A server that requires SASL PLAIN authentication (binary protocol only, as memcached
+     * refuses the text protocol with {@code -S}), with one user in a Cyrus sasldb made by
+     * {@code saslpasswd2}. Needs Debian's {@code sasl2-bin} and {@code libsasl2-modules}. The
+     * admin helpers ({@link #stat}) do not work on such a server.
+     * @param user the user
+     * @param password the password
+     * @return a server that is not started yet
+     */
+    public static MemcachedServer withSasl(String user, String password) {
+        return new MemcachedServer(1024 * 1024, user, password);
+    }
+
+    @Override
+    protected java.util.Map<String, String> environment() {
+        if (saslUser == null) {
+            return java.util.Map.of();
+        }
+        return java.util.Map.of("SASL_CONF_PATH", saslConfig().toString());
+    }
+
+    private synchronized java.nio.file.Path saslConfig() {
+        if (saslConfig != null) {
+            return saslConfig;
+        }
+        String saslpasswd = findOnPath("saslpasswd2");
+        if (saslpasswd == null) {
+            throw new IllegalStateException("saslpasswd2 was not found; install it with: sudo apt-get install -y sasl2-bin libsasl2-modules");
+        }
+        try {
+            java.nio.file.Path directory = java.nio.file.Files.createTempDirectory("memcached-sasl-");
+            java.nio.file.Path database = directory.resolve("memcached.sasldb");
+            Process process = new ProcessBuilder(saslpasswd, "-p", "-c", "-a", "memcached", "-f", database.toString(), saslUser)
+                    .redirectErrorStream(true).start();
+            process.getOutputStream().write(saslPassword.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            process.getOutputStream().close();
+            String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("saslpasswd2 failed: " + output);
+            }
+            java.nio.file.Files.writeString(directory.resolve("memcached.conf"),
+                    "mech_list: plain\nsasldb_path: " + database + "\n");
+            for (java.nio.file.Path file : List.of(database, directory.resolve("memcached.conf"), directory)) {
+                file.toFile().deleteOnExit();
+            }
+            saslConfig = directory;
+            return directory;
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Cannot write a SASL configuration", ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running saslpasswd2", ex);
+        }
     }
 
     @Override
@@ -34,11 +100,21 @@ public final class MemcachedServer extends ServerProcess {
                 "-m", "64", "-I", Integer.toString(itemSizeMaxBytes), "-c", "1024"));
         // memcached refuses to run as root unless told which user to run as.
         arguments.addAll(List.of("-u", System.getProperty("user.name")));
+        if (saslUser != null) {
+            arguments.add("-S");
+        }
         return arguments;
     }
 
     @Override
     protected boolean answers() throws IOException {
+        if (saslUser != null) {
+            // Every command needs authentication here; accepting a connection is the liveness we can see.
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(HOST, port()), 1000);
+                return true;
+            }
+        }
         return exchange("version\r\n", reply -> reply.endsWith("\r\n")).startsWith("VERSION");
     }
 

@@ -101,6 +101,7 @@ public abstract class ServerProcess implements AutoCloseable {
             command.addAll(arguments(port));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+            builder.environment().putAll(environment());
             this.process = builder.start();
         }
         catch (IOException ex) {
@@ -120,6 +121,11 @@ public abstract class ServerProcess implements AutoCloseable {
 
     /** The server-specific arguments that bind it to {@link #HOST} and the given port. */
     protected abstract List<String> arguments(int port);
+
+    /** Environment variables the process needs beyond the test JVM's own. */
+    protected java.util.Map<String, String> environment() {
+        return java.util.Map.of();
+    }
 
     /** Whether the server answers its protocol's liveness command right now. */
     protected abstract boolean answers() throws IOException;
@@ -148,6 +154,37 @@ public abstract class ServerProcess implements AutoCloseable {
         if (process != null) {
             process.destroyForcibly();
             waitFor(process);
+        }
+    }
+
+    /**
+     * Freezes the process with SIGSTOP: its sockets stay open and accept bytes, but nothing is
+     * answered, as with a server stalled by swapping or a long pause. Undo with {@link #thaw()}.
+     */
+    public synchronized void freeze() {
+        closeAdminSocket();
+        signal("STOP");
+    }
+
+    /** Resumes a process frozen by {@link #freeze()} (SIGCONT). */
+    public synchronized void thaw() {
+        signal("CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true).start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid() + " failed: "
+                        + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Cannot send SIG" + signal + " to " + pid(), ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while sending SIG" + signal, ex);
         }
     }
 
@@ -233,7 +270,8 @@ public abstract class ServerProcess implements AutoCloseable {
         return reply.toString(StandardCharsets.UTF_8);
     }
 
-    private void closeAdminSocket() {
+    /** Closes the admin connection; the next {@link #exchange} opens a fresh one. */
+    protected void closeAdminSocket() {
         synchronized (adminLock) {
             if (adminSocket != null) {
                 try {
@@ -269,7 +307,8 @@ public abstract class ServerProcess implements AutoCloseable {
         return reply.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= header + 2 + length + 2;
     }
 
-    private static int freeLoopbackPort() {
+    /** A loopback port that was free a moment ago. */
+    protected static int freeLoopbackPort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
@@ -279,7 +318,11 @@ public abstract class ServerProcess implements AutoCloseable {
         }
     }
 
-    private static String findOnPath(String binary) {
+    /**
+     * An executable on PATH (or in the sbin beside a bin on PATH).
+     * @return its absolute path, or {@code null}
+     */
+    protected static String findOnPath(String binary) {
         String path = System.getenv("PATH");
         List<String> directories = new ArrayList<>();
         for (String directory : path == null ? new String[0] : path.split(File.pathSeparator)) {

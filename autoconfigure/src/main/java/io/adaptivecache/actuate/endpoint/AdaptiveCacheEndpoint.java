@@ -19,6 +19,8 @@ import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import org.jspecify.annotations.Nullable;
+import io.adaptivecache.resilience.GuardStatus;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -31,9 +33,12 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * one. A POST to {@code /actuator/adaptivecache/{name}} with {@code action} = {@code pin} (and
  * {@code strategy}, optionally {@code connections}), {@code unpin} or {@code trial} controls its
  * switcher. Exposed over HTTP only when the application exposes it
- * ({@code management.endpoints.web.exposure.include=adaptivecache}).
+ * ({@code management.endpoints.web.exposure.include=adaptivecache}); even then its access is
+ * read-only by default, so the POST exists only once the application also sets
+ * {@code management.endpoint.adaptivecache.access=unrestricted} (secure it, as the README shows).
+ * Nothing here carries a credential: templates are described by host, port and strategy.
  */
-@Endpoint(id = "adaptivecache")
+@Endpoint(id = "adaptivecache", defaultAccess = Access.READ_ONLY)
 public class AdaptiveCacheEndpoint {
 
     private final AdaptiveCacheSwitchers switchers;
@@ -119,7 +124,8 @@ public class AdaptiveCacheEndpoint {
                 state.active().connections(), state.since(),
                 decision == null ? null : new DecisionDescriptor(decision.reason().name(), decision.target().toString(),
                         decision.evidence()),
-                figures, state.suppressed(), state.history().stream().map(SwitchDescriptor::of).toList());
+                figures, state.suppressed(), ResilienceDescriptor.of(template),
+                state.history().stream().map(SwitchDescriptor::of).toList());
     }
 
     /**
@@ -140,11 +146,38 @@ public class AdaptiveCacheEndpoint {
      * @param lastDecision the switcher's last decision
      * @param figures the last window's figures
      * @param suppressed whether changes are suspended for flapping
+     * @param resilience the circuit breaker and what failures look like to callers
      * @param recentSwitches recent switches, oldest first
      */
     public record TemplateDescriptor(String backend, String mode, @Nullable String pinned, String strategy, int connections,
             Instant since, @Nullable DecisionDescriptor lastDecision, @Nullable Figures figures, boolean suppressed,
-            List<SwitchDescriptor> recentSwitches) implements OperationResponseBody {
+            ResilienceDescriptor resilience, List<SwitchDescriptor> recentSwitches) implements OperationResponseBody {
+    }
+
+    /**
+     * A template's protection.
+     * @param onFailure fail-fast or degrade
+     * @param circuitBreaker the breaker's name, if there is one
+     * @param circuitState its state, such as CLOSED or OPEN
+     * @param failureRate percent of recent calls that failed (-1 until enough calls)
+     * @param slowCallRate percent of recent calls that were slow (-1 until enough calls)
+     * @param notPermittedCalls calls the breaker refused in its current window
+     * @param retry whether reads are retried
+     * @param bulkheadAvailable free bulkhead permits (-1 without a bulkhead)
+     * @param degradedReads failed reads answered as a miss since start
+     * @param skippedWrites failed writes skipped since start
+     */
+    public record ResilienceDescriptor(String onFailure, @Nullable String circuitBreaker, @Nullable String circuitState,
+            float failureRate, float slowCallRate, long notPermittedCalls, boolean retry, int bulkheadAvailable,
+            long degradedReads, long skippedWrites) {
+
+        static ResilienceDescriptor of(DefaultCacheTemplate<?> template) {
+            GuardStatus guard = template.guardStatus();
+            return new ResilienceDescriptor(template.failureMode().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                    guard.circuitBreaker(), guard.circuitState(), guard.failureRate(), guard.slowCallRate(),
+                    guard.notPermittedCalls(), guard.retry(), guard.bulkheadAvailable(), template.degradedReads(),
+                    template.skippedWrites());
+        }
     }
 
     /**

@@ -4,12 +4,14 @@ import io.adaptivecache.adaptive.AdaptiveState;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
 import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.resilience.GuardStatus;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * One template's health: UP when a read reaches the server, with the live strategy; DOWN with
- * the failure otherwise. While its switcher is suppressed for flapping, the health carries a
+ * the failure otherwise (including an open circuit breaker, whose state is a detail). The read is
+ * never degraded to a miss, so {@code on-failure: degrade} cannot hide an outage here. While its switcher is suppressed for flapping, the health carries a
  * {@code warning} detail.
  */
 public class CacheTemplateHealthIndicator implements HealthIndicator {
@@ -36,7 +38,7 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
         }
         Health.Builder health;
         try {
-            this.template.get(PROBE_KEY);
+            this.template.probe(PROBE_KEY);
             health = Health.up();
         }
         catch (RuntimeException ex) {
@@ -44,6 +46,10 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
         }
         health.withDetail("backend", this.template.backendKind()).withDetail("strategy", this.template.activeStrategy().toString())
                 .withDetail("openConnections", this.template.openConnections());
+        GuardStatus guard = this.template.guardStatus();
+        if (guard.circuitState() != null) {
+            health.withDetail("circuitBreaker", guard.circuitState());
+        }
         StrategySwitcher switcher = this.switchers.get(this.template.name());
         if (switcher != null) {
             AdaptiveState state = switcher.state();

@@ -16,6 +16,7 @@ import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -26,6 +27,8 @@ import io.micrometer.core.instrument.Timer;
  * <ul>
  * <li>{@code adaptive.cache.commands} (timer; plus {@code strategy}, {@code command}, {@code outcome}),</li>
  * <li>{@code adaptive.cache.connections.acquire} (function timer of POOLED borrow waits),</li>
+ * <li>{@code adaptive.cache.degraded} (function counter; plus {@code kind}: {@code read} answered as a miss,
+ * {@code write} skipped),</li>
  * <li>{@code adaptive.cache.connections.pending}, {@code adaptive.cache.connections.open},
  * {@code adaptive.cache.calls.inflight} (gauges),</li>
  * <li>{@code adaptive.cache.strategy.switches} (counter; plus {@code from}, {@code to}, {@code reason}, {@code outcome}),</li>
@@ -94,6 +97,12 @@ public final class CacheTemplateMeters implements CallObserver {
         FunctionTimer.builder("adaptive.cache.connections.acquire", this.template, DefaultCacheTemplate::totalBorrows,
                 DefaultCacheTemplate::totalBorrowWaitNanos, TimeUnit.NANOSECONDS)
                 .tags(this.tags).description("Waits for a pooled connection").register(this.registry);
+        FunctionCounter.builder("adaptive.cache.degraded", this.template, DefaultCacheTemplate::degradedReads)
+                .tags(this.tags.and("kind", "read")).description("Failed reads answered as a miss (on-failure: degrade)")
+                .register(this.registry);
+        FunctionCounter.builder("adaptive.cache.degraded", this.template, DefaultCacheTemplate::skippedWrites)
+                .tags(this.tags.and("kind", "write")).description("Failed writes skipped (on-failure: degrade)")
+                .register(this.registry);
     }
 
     @Override

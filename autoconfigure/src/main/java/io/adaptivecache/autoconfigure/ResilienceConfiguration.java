@@ -1,0 +1,51 @@
+package io.adaptivecache.autoconfigure;
+
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.github.resilience4j.micrometer.tagged.TaggedRetryMetrics;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Guards on Resilience4j, taking the application's registries when it has them. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({ CircuitBreaker.class, Retry.class, Bulkhead.class })
+class ResilienceConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    Resilience4jCallGuards adaptiveCacheCallGuards(ObjectProvider<CircuitBreakerRegistry> circuitBreakers,
+            ObjectProvider<RetryRegistry> retries, ObjectProvider<BulkheadRegistry> bulkheads) {
+        return new Resilience4jCallGuards(circuitBreakers.getIfUnique(), retries.getIfUnique(), bulkheads.getIfUnique());
+    }
+
+    /**
+     * Resilience4j's own meters ({@code resilience4j.circuitbreaker.*} and so on) for the
+     * instances this library made. Instances in the application's registries are bound by the
+     * application's Resilience4j integration, not twice here.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({ TaggedCircuitBreakerMetrics.class, MeterBinder.class })
+    static class ResilienceMetricsConfiguration {
+
+        @Bean
+        MeterBinder adaptiveCacheResilienceMeterBinder(Resilience4jCallGuards guards) {
+            return registry -> {
+                if (guards.ownRegistries()) {
+                    TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(guards.circuitBreakers()).bindTo(registry);
+                    TaggedRetryMetrics.ofRetryRegistry(guards.retries()).bindTo(registry);
+                    TaggedBulkheadMetrics.ofBulkheadRegistry(guards.bulkheads()).bindTo(registry);
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.adaptivecache;
+
+/**
+ * The call was not attempted: the template's circuit breaker is open (the server failed or
+ * answered too slowly recently) or its bulkhead is full. Nothing was sent, so the call had no
+ * effect; retry later or treat it as a miss.
+ */
+public class CacheRejectedException extends CacheException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * Creates an exception.
+     * @param message why the call was not attempted and until when
+     */
+    public CacheRejectedException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,228 @@
+package io.adaptivecache.resilience;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CachePoolExhaustedException;
+import io.adaptivecache.CacheRejectedException;
+import io.adaptivecache.CacheTimeoutException;
+import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.metrics.CallObserver;
+import io.adaptivecache.metrics.CallOutcome;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+
+/**
+ * A {@link CallGuard} on Resilience4j: a circuit breaker (always), a retry for reads and a
+ * semaphore bulkhead (each optional), applied in Resilience4j's recommended order, retry
+ * outermost so that every attempt asks the breaker.
+ *
+ * <p>The calls are asynchronous, so the breaker is driven by hand (acquire a permission, then
+ * report the attempt's duration and outcome when its future completes) rather than by
+ * decorating a blocking call; timeouts stay with the clients' own timers, and nothing is
+ * scheduled per call. A retried read waits on one scheduler thread that this guard owns.
+ *
+ * <p>Only server failures count against the breaker: timeouts waiting for the server and lost
+ * connections. A pool with no free connection is ignored (the server may be healthy; the pool
+ * is too small), and a server's error reply counts as the server answering.
+ */
+public final class Resilience4jCallGuard implements CallGuard {
+
+    private final CircuitBreaker circuitBreaker;
+    private final Retry readRetry;
+    private final Bulkhead bulkhead;
+    private final ScheduledExecutorService retryScheduler;
+
+    private Resilience4jCallGuard(CircuitBreaker circuitBreaker, Retry readRetry, Bulkhead bulkhead) {
+        this.circuitBreaker = Objects.requireNonNull(circuitBreaker, "circuitBreaker");
+        this.readRetry = readRetry;
+        this.bulkhead = bulkhead;
+        this.retryScheduler = readRetry == null ? null : retryScheduler(circuitBreaker.getName());
+    }
+
+    /**
+     * A guard from Resilience4j instances, such as ones taken from the application's registries.
+     * @param circuitBreaker the breaker every call asks
+     * @param readRetry retries {@code get}, {@code getAll} and {@code gets}; {@code null} for none
+     * @param bulkhead caps concurrent calls; {@code null} for none
+     * @return the guard
+     */
+    public static Resilience4jCallGuard of(CircuitBreaker circuitBreaker, Retry readRetry, Bulkhead bulkhead) {
+        return new Resilience4jCallGuard(circuitBreaker, readRetry, bulkhead);
+    }
+
+    /**
+     * The breaker configuration this library recommends for a cache: opens when half the last
+     * 100 calls (at least 20) failed or took over 500 ms, stays open 5 s, then lets 5 trial
+     * calls through; counts only server failures (see the class comment).
+     * @return a builder to adjust further
+     */
+    public static CircuitBreakerConfig.Builder circuitBreakerDefaults() {
+        return CircuitBreakerConfig.custom()
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(100)
+                .minimumNumberOfCalls(20)
+                .failureRateThreshold(50)
+                .slowCallRateThreshold(50)
+                .slowCallDurationThreshold(Duration.ofMillis(500))
+                .waitDurationInOpenState(Duration.ofSeconds(5))
+                .permittedNumberOfCallsInHalfOpenState(5)
+                .recordException(Resilience4jCallGuard::isServerFailure)
+                .ignoreException(Resilience4jCallGuard::isNotAttempted);
+    }
+
+    /**
+     * The read-retry configuration this library recommends: one more attempt after 50 ms, for
+     * server failures and an exhausted pool only.
+     * @return a builder to adjust further
+     */
+    public static RetryConfig.Builder<Object> readRetryDefaults() {
+        return RetryConfig.custom()
+                .maxAttempts(2)
+                .waitDuration(Duration.ofMillis(50))
+                .retryOnException(failure -> isServerFailure(failure) || failure instanceof CachePoolExhaustedException);
+    }
+
+    /**
+     * The bulkhead configuration this library recommends: 256 concurrent calls, and a caller
+     * over that is refused at once rather than parked.
+     * @return a builder to adjust further
+     */
+    public static BulkheadConfig.Builder bulkheadDefaults() {
+        return BulkheadConfig.custom().maxConcurrentCalls(256).maxWaitDuration(Duration.ZERO);
+    }
+
+    /**
+     * Whether a failure says the server is unreachable or stalled.
+     * @param failure the exception a call ended with
+     * @return {@code true} for timeouts waiting for the server and connection failures
+     */
+    public static boolean isServerFailure(Throwable failure) {
+        return (failure instanceof CacheTimeoutException && !(failure instanceof CachePoolExhaustedException))
+                || failure instanceof CacheConnectionException;
+    }
+
+    private static boolean isNotAttempted(Throwable failure) {
+        return failure instanceof CachePoolExhaustedException || failure instanceof CacheRejectedException;
+    }
+
+    /**
+     * The breaker this guard asks.
+     * @return the breaker
+     */
+    public CircuitBreaker circuitBreaker() {
+        return this.circuitBreaker;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> call(CacheCommand command, Supplier<CompletableFuture<T>> attempt, CallObserver rejections) {
+        Retry retry = this.readRetry;
+        if (retry == null || !isRead(command)) {
+            return attempt(command, attempt, rejections);
+        }
+        return Retry.decorateCompletionStage(retry, this.retryScheduler, () -> attempt(command, attempt, rejections))
+                .get().toCompletableFuture();
+    }
+
+    private static boolean isRead(CacheCommand command) {
+        return command == CacheCommand.GET || command == CacheCommand.GET_ALL || command == CacheCommand.GETS;
+    }
+
+    private <T> CompletableFuture<T> attempt(CacheCommand command, Supplier<CompletableFuture<T>> attempt,
+            CallObserver rejections) {
+        CircuitBreaker breaker = this.circuitBreaker;
+        if (!breaker.tryAcquirePermission()) {
+            rejections.onCall(command, CallOutcome.REJECTED, 0);
+            return CompletableFuture.failedFuture(new CacheRejectedException("Circuit breaker '" + breaker.getName() + "' is "
+                    + breaker.getState() + " (failure rate " + rate(breaker.getMetrics().getFailureRate())
+                    + ", slow-call rate " + rate(breaker.getMetrics().getSlowCallRate())
+                    + "): the call was not attempted; trial calls go through once the breaker's wait in the open state ends"));
+        }
+        Bulkhead permits = this.bulkhead;
+        if (permits != null && !permits.tryAcquirePermission()) {
+            breaker.releasePermission();
+            rejections.onCall(command, CallOutcome.REJECTED, 0);
+            return CompletableFuture.failedFuture(new CacheRejectedException("Bulkhead '" + permits.getName() + "' is full ("
+                    + permits.getBulkheadConfig().getMaxConcurrentCalls() + " concurrent calls): the call was not attempted"));
+        }
+        long started = System.nanoTime();
+        CompletableFuture<T> result;
+        try {
+            result = attempt.get();
+        }
+        catch (RuntimeException | Error ex) {
+            // The attempt's contract is to fail in its future; a throw here is a bug, still reported honestly.
+            complete(permits, breaker, started, ex);
+            throw ex;
+        }
+        return result.whenComplete((value, failure) -> complete(permits, breaker, started, failure));
+    }
+
+    private static void complete(Bulkhead permits, CircuitBreaker breaker, long started, Throwable failure) {
+        if (permits != null) {
+            permits.onComplete();
+        }
+        long elapsed = System.nanoTime() - started;
+        if (failure == null) {
+            breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+        }
+        else {
+            breaker.onError(elapsed, TimeUnit.NANOSECONDS, unwrap(failure));
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private static String rate(float percent) {
+        return percent < 0 ? "not yet measured" : String.format("%.1f%%", percent);
+    }
+
+    @Override
+    public GuardStatus status() {
+        CircuitBreaker.Metrics metrics = this.circuitBreaker.getMetrics();
+        return new GuardStatus(this.circuitBreaker.getName(), this.circuitBreaker.getState().name(), metrics.getFailureRate(),
+                metrics.getSlowCallRate(), metrics.getNumberOfNotPermittedCalls(), this.readRetry != null,
+                this.bulkhead == null ? -1 : this.bulkhead.getMetrics().getAvailableConcurrentCalls());
+    }
+
+    @Override
+    public void close() {
+        if (this.retryScheduler != null) {
+            this.retryScheduler.shutdownNow();
+        }
+    }
+
+    private static ScheduledExecutorService retryScheduler(String name) {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "adaptive-cache-retry-" + name);
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.setRemoveOnCancelPolicy(true);
+        return scheduler;
+    }
+
+    @Override
+    public String toString() {
+        return "Resilience4jCallGuard[" + this.circuitBreaker.getName() + (this.readRetry != null ? ", read retry" : "")
+                + (this.bulkhead != null ? ", bulkhead" : "") + "]";
+    }
+}

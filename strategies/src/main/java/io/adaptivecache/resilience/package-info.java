@@ -1,0 +1,6 @@
+/**
+ * Protection around every call of a template: the {@link io.adaptivecache.resilience.CallGuard}
+ * SPI the template calls through, and its Resilience4j implementation (circuit breaker, retry
+ * of reads, bulkhead). The only package that imports Resilience4j, which is optional.
+ */
+package io.adaptivecache.resilience;
