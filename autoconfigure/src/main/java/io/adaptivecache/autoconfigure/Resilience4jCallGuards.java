@@ -82,7 +82,10 @@ final class Resilience4jCallGuards implements CacheCallGuards {
             return CircuitBreaker.of(name + "-disabled", CircuitBreakerConfig.ofDefaults());
         }
         return this.circuitBreakers.find(name).orElseGet(() -> {
-            CircuitBreakerConfig.Builder config = Resilience4jCallGuard.circuitBreakerDefaults();
+            Duration waitInOpenState = properties.getWaitDurationInOpenState();
+            positive(prefix + ".wait-duration-in-open-state", waitInOpenState, () -> {
+            });
+            CircuitBreakerConfig.Builder config = Resilience4jCallGuard.circuitBreakerDefaults(waitInOpenState);
             percent(prefix + ".failure-rate-threshold", properties.getFailureRateThreshold(),
                     () -> config.failureRateThreshold(properties.getFailureRateThreshold()));
             percent(prefix + ".slow-call-rate-threshold", properties.getSlowCallRateThreshold(),
@@ -93,8 +96,6 @@ final class Resilience4jCallGuards implements CacheCallGuards {
                     () -> config.slidingWindowSize(properties.getSlidingWindowSize()));
             atLeastOne(prefix + ".minimum-number-of-calls", properties.getMinimumNumberOfCalls(),
                     () -> config.minimumNumberOfCalls(properties.getMinimumNumberOfCalls()));
-            positive(prefix + ".wait-duration-in-open-state", properties.getWaitDurationInOpenState(),
-                    () -> config.waitDurationInOpenState(properties.getWaitDurationInOpenState()));
             atLeastOne(prefix + ".permitted-number-of-calls-in-half-open-state",
                     properties.getPermittedNumberOfCallsInHalfOpenState(),
                     () -> config.permittedNumberOfCallsInHalfOpenState(properties.getPermittedNumberOfCallsInHalfOpenState()));
@@ -105,9 +106,10 @@ final class Resilience4jCallGuards implements CacheCallGuards {
     private Retry retry(String prefix, AdaptiveCacheProperties.Retry properties, String defaultName) {
         String name = properties.getName() != null ? properties.getName() : defaultName;
         return this.retries.find(name).orElseGet(() -> {
-            RetryConfig.Builder<Object> config = Resilience4jCallGuard.readRetryDefaults();
+            positive(prefix + ".wait-duration", properties.getWaitDuration(), () -> {
+            });
+            RetryConfig.Builder<Object> config = Resilience4jCallGuard.readRetryDefaults(properties.getWaitDuration());
             atLeastOne(prefix + ".max-attempts", properties.getMaxAttempts(), () -> config.maxAttempts(properties.getMaxAttempts()));
-            positive(prefix + ".wait-duration", properties.getWaitDuration(), () -> config.waitDuration(properties.getWaitDuration()));
             return this.retries.retry(name, config.build());
         });
     }

@@ -70,6 +70,16 @@ public final class Resilience4jCallGuard implements CallGuard {
      * @return a builder to adjust further
      */
     public static CircuitBreakerConfig.Builder circuitBreakerDefaults() {
+        return circuitBreakerDefaults(Duration.ofSeconds(5));
+    }
+
+    /**
+     * {@link #circuitBreakerDefaults()} with another wait in the open state (Resilience4j
+     * refuses a builder on which that wait is set twice).
+     * @param waitDurationInOpenState how long the breaker stays open before trial calls
+     * @return a builder to adjust further
+     */
+    public static CircuitBreakerConfig.Builder circuitBreakerDefaults(Duration waitDurationInOpenState) {
         return CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(100)
@@ -77,7 +87,7 @@ public final class Resilience4jCallGuard implements CallGuard {
                 .failureRateThreshold(50)
                 .slowCallRateThreshold(50)
                 .slowCallDurationThreshold(Duration.ofMillis(500))
-                .waitDurationInOpenState(Duration.ofSeconds(5))
+                .waitDurationInOpenState(waitDurationInOpenState)
                 .permittedNumberOfCallsInHalfOpenState(5)
                 .recordException(Resilience4jCallGuard::isServerFailure)
                 .ignoreException(Resilience4jCallGuard::isNotAttempted);
@@ -89,9 +99,19 @@ public final class Resilience4jCallGuard implements CallGuard {
      * @return a builder to adjust further
      */
     public static RetryConfig.Builder<Object> readRetryDefaults() {
+        return readRetryDefaults(Duration.ofMillis(50));
+    }
+
+    /**
+     * {@link #readRetryDefaults()} with another wait between attempts (set it here, not again
+     * on the builder).
+     * @param waitDuration the wait between attempts
+     * @return a builder to adjust further
+     */
+    public static RetryConfig.Builder<Object> readRetryDefaults(Duration waitDuration) {
         return RetryConfig.custom()
                 .maxAttempts(2)
-                .waitDuration(Duration.ofMillis(50))
+                .waitDuration(waitDuration)
                 .retryOnException(failure -> isServerFailure(failure) || failure instanceof CachePoolExhaustedException);
     }
 

@@ -63,11 +63,51 @@ class DefaultCacheTemplateTests {
     }
 
     @Test
-    void shouldReadEachKeyOnceAndSkipTheServerForAnEmptyMultiGet() {
+    void shouldRefuseDuplicateKeysAndSkipTheServerForAnEmptyMultiGet() {
         assertThat(template.getAll(Collections.emptyList())).isEmpty();
-        template.getAll(List.of("a", "b", "a"));
+        assertThatThrownBy(() -> template.getAll(List.of("a", "b", "a"))).isInstanceOf(InvalidCacheInputException.class)
+                .hasMessageContaining("\"a\" appears more than once");
+        template.getAll(List.of("a", "b"));
 
         assertThat(backend.issued).containsExactly("getAll [a, b]");
+    }
+
+    @Test
+    void shouldRefuseACasTokenReadForAnotherKeyOrFromAnotherBackend() {
+        CasToken forA = template.gets("a").token();
+
+        assertThatThrownBy(() -> template.cas("b", forA, new byte[] { 1 }, Duration.ZERO))
+                .isInstanceOf(InvalidCacheInputException.class).hasMessageContaining("read for key \"a\", not \"b\"");
+        assertThatThrownBy(() -> template.cas("a", CasToken.ofDigest("redis", "a", "00"), new byte[] { 1 }, Duration.ZERO))
+                .isInstanceOf(InvalidCacheInputException.class).hasMessageContaining("read from redis");
+        template.cas("a", forA, new byte[] { 1 }, Duration.ZERO);
+
+        assertThat(backend.issued).containsExactly("cas a");
+    }
+
+    @Test
+    void degradeModeShouldAnswerFailedReadsAsAMissAndSkipFailedWritesButStillThrowCountersAndBadInput() {
+        DefaultCacheTemplate<Object> degrading = new DefaultCacheTemplate<>("degrading", backend, StrategySpec.single(),
+                Duration.ofSeconds(1), io.adaptivecache.strategy.PoolConfigCustomizer.NONE,
+                io.adaptivecache.resilience.CallGuard.NONE, io.adaptivecache.CacheFailureMode.DEGRADE);
+        degrading.start();
+        try {
+            assertThat(degrading.get("fails")).isNull();
+            assertThat(degrading.gets("fails")).isNull();
+            degrading.set("fails", new byte[] { 1 }, Duration.ZERO);
+            assertThat(degrading.add("fails", new byte[] { 1 }, Duration.ZERO)).isFalse();
+            assertThat(degrading.delete("fails")).isFalse();
+            assertThatThrownBy(() -> degrading.incr("fails", 1)).isInstanceOf(CacheServerException.class);
+            assertThatThrownBy(() -> degrading.get("bad key")).isInstanceOf(InvalidCacheInputException.class);
+            assertThat(degrading.get("fine")).isEqualTo("fine".getBytes());
+
+            assertThat(degrading.degradedReads()).isEqualTo(2);
+            assertThat(degrading.skippedWrites()).isEqualTo(3);
+            assertThat(template.degradedReads()).as("fail-fast never degrades").isZero();
+        }
+        finally {
+            degrading.close();
+        }
     }
 
     @Test
@@ -167,14 +207,24 @@ class DefaultCacheTemplateTests {
             return done(values);
         }
 
+        private static <T> CompletionStage<T> failing() {
+            return CompletableFuture.failedFuture(new IllegalStateException("server said no"));
+        }
+
         @Override
         public CompletionStage<Void> set(Object connection, String key, byte[] value, Duration ttl) {
+            if (key.equals("fails")) {
+                return failing();
+            }
             issued.add("set " + key + " " + value.length + " bytes " + ttl);
             return done(null);
         }
 
         @Override
         public CompletionStage<Boolean> add(Object connection, String key, byte[] value, Duration ttl) {
+            if (key.equals("fails")) {
+                return failing();
+            }
             issued.add("add " + key);
             return done(true);
         }
@@ -187,13 +237,19 @@ class DefaultCacheTemplateTests {
 
         @Override
         public CompletionStage<Boolean> delete(Object connection, String key) {
+            if (key.equals("fails")) {
+                return failing();
+            }
             issued.add("delete " + key);
             return done(true);
         }
 
         @Override
         public CompletionStage<CasValue<byte[]>> gets(Object connection, String key) {
-            return done(new CasValue<>(key.getBytes(), CasToken.ofVersion("test", key, 1)));
+            if (key.equals("fails")) {
+                return failing();
+            }
+            return done(new CasValue<>(key.getBytes(), CasToken.ofVersion("recording", key, 1)));
         }
 
         @Override
@@ -204,6 +260,9 @@ class DefaultCacheTemplateTests {
 
         @Override
         public CompletionStage<Long> incr(Object connection, String key, long delta) {
+            if (key.equals("fails")) {
+                return failing();
+            }
             issued.add("incr " + key);
             return done(delta);
         }

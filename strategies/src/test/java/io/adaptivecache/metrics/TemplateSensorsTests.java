@@ -67,6 +67,36 @@ class TemplateSensorsTests {
     }
 
     @Test
+    void rejectedCallsAndServerTimeoutsShouldMakeAWindowAnOutageButAnExhaustedPoolShouldNot() {
+        this.sensors.sample(SECOND, stats(POOLED, 0, 0, 0), SECOND);
+        for (int i = 0; i < 100; i++) {
+            this.sensors.onCall(CacheCommand.GET, CallOutcome.POOL_EXHAUSTED, 200_000_000);
+        }
+        WindowSample contended = this.sensors.sample(2 * SECOND, stats(POOLED, 0, 0, 0), SECOND);
+        assertThat(contended.disturbed()).as("an exhausted pool is what the switcher must see").isFalse();
+        assertThat(contended.errors()).isEqualTo(100);
+        assertThat(contended.timeouts()).isZero();
+
+        this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 1_000_000);
+        this.sensors.onCall(CacheCommand.GET, CallOutcome.REJECTED, 0);
+        WindowSample rejected = this.sensors.sample(3 * SECOND, stats(POOLED, 0, 0, 0), SECOND);
+        assertThat(rejected.calls()).as("a rejected call was not served").isEqualTo(1);
+        assertThat(rejected.disturbance()).isEqualTo("1 calls rejected by the circuit breaker or bulkhead");
+        assertThat(this.sensors.totalRejected()).isEqualTo(1);
+
+        for (int i = 0; i < 200; i++) {
+            this.sensors.onCall(CacheCommand.GET, i < 3 ? CallOutcome.TIMEOUT : CallOutcome.SUCCESS, 1_000_000);
+        }
+        assertThat(this.sensors.sample(4 * SECOND, stats(POOLED, 0, 0, 0), SECOND).disturbance())
+                .isEqualTo("3 of 200 calls timed out waiting for the server");
+        for (int i = 0; i < 400; i++) {
+            this.sensors.onCall(CacheCommand.GET, i < 3 ? CallOutcome.TIMEOUT : CallOutcome.SUCCESS, 1_000_000);
+        }
+        assertThat(this.sensors.sample(5 * SECOND, stats(POOLED, 0, 0, 0), SECOND).disturbed())
+                .as("3 timeouts in 400 calls are under 1%").isFalse();
+    }
+
+    @Test
     void callsShouldReachTheAttachedObserverToo() {
         int[] seen = new int[1];
         this.sensors.observeWith((command, outcome, latency) -> seen[0]++);

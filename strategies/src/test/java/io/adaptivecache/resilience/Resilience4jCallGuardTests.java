@@ -1,0 +1,186 @@
+package io.adaptivecache.resilience;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CachePoolExhaustedException;
+import io.adaptivecache.CacheRejectedException;
+import io.adaptivecache.CacheServerException;
+import io.adaptivecache.CacheTimeoutException;
+import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.metrics.CallObserver;
+import io.adaptivecache.metrics.CallOutcome;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.retry.Retry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The guard's decisions, on attempts that complete at once with a chosen outcome: which failures
+ * open the breaker, what an open breaker or a full bulkhead does, and what is retried.
+ */
+class Resilience4jCallGuardTests {
+
+    private final List<CallOutcome> rejections = new ArrayList<>();
+    private final CallObserver observer = (command, outcome, latency) -> this.rejections.add(outcome);
+    private Resilience4jCallGuard guard;
+
+    @AfterEach
+    void close() {
+        if (this.guard != null) {
+            this.guard.close();
+        }
+    }
+
+    private static CircuitBreaker breaker(int minimumCalls) {
+        return CircuitBreaker.of("test", Resilience4jCallGuard.circuitBreakerDefaults(Duration.ofMillis(200))
+                .slidingWindowSize(minimumCalls).minimumNumberOfCalls(minimumCalls).build());
+    }
+
+    private static Supplier<CompletableFuture<String>> failingWith(RuntimeException failure, AtomicInteger attempts) {
+        return () -> {
+            attempts.incrementAndGet();
+            return CompletableFuture.failedFuture(failure);
+        };
+    }
+
+    private static Supplier<CompletableFuture<String>> succeeding(AtomicInteger attempts) {
+        return () -> {
+            attempts.incrementAndGet();
+            return CompletableFuture.completedFuture("ok");
+        };
+    }
+
+    @Test
+    void serverFailuresShouldOpenTheBreakerWhichThenRefusesWithoutAttempting() {
+        this.guard = Resilience4jCallGuard.of(breaker(10), null, null);
+        AtomicInteger attempts = new AtomicInteger();
+        for (int i = 0; i < 10; i++) {
+            RuntimeException failure = i % 2 == 0 ? new CacheTimeoutException("slow") : new CacheConnectionException("gone");
+            this.guard.call(CacheCommand.SET, failingWith(failure, attempts), this.observer);
+        }
+        assertThat(this.guard.status().circuitState()).isEqualTo("OPEN");
+
+        CompletableFuture<String> refused = this.guard.call(CacheCommand.SET, succeeding(attempts), this.observer);
+
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
+                .hasMessageContaining("Circuit breaker 'test' is OPEN (failure rate 100.0%");
+        assertThat(attempts).hasValue(10);
+        assertThat(this.rejections).containsExactly(CallOutcome.REJECTED);
+        assertThat(this.guard.status().circuitOpen()).isTrue();
+    }
+
+    @Test
+    void theBreakerShouldCloseAgainWhenTrialCallsSucceed() {
+        this.guard = Resilience4jCallGuard.of(breaker(5), null, null);
+        AtomicInteger attempts = new AtomicInteger();
+        for (int i = 0; i < 5; i++) {
+            this.guard.call(CacheCommand.GET, failingWith(new CacheConnectionException("gone"), attempts), this.observer);
+        }
+        assertThat(this.guard.status().circuitState()).isEqualTo("OPEN");
+
+        // The breaker moves to half-open on the first call after its wait; poll with real calls.
+        await().atMost(Duration.ofSeconds(5)).until(() -> !this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer)
+                .isCompletedExceptionally());
+        for (int i = 0; i < 5; i++) {
+            this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer).join();
+        }
+
+        assertThat(this.guard.status().circuitState()).isEqualTo("CLOSED");
+    }
+
+    @Test
+    void anExhaustedPoolAndServerErrorRepliesShouldNotOpenTheBreaker() {
+        this.guard = Resilience4jCallGuard.of(breaker(5), null, null);
+        AtomicInteger attempts = new AtomicInteger();
+        for (int i = 0; i < 20; i++) {
+            RuntimeException failure = i % 2 == 0 ? new CachePoolExhaustedException("pool busy", null)
+                    : new CacheServerException("WRONGTYPE", null);
+            this.guard.call(CacheCommand.INCR, failingWith(failure, attempts), this.observer);
+        }
+
+        assertThat(this.guard.status().circuitState()).isEqualTo("CLOSED");
+        assertThat(attempts).hasValue(20);
+        assertThat(this.rejections).isEmpty();
+    }
+
+    @Test
+    void readsShouldBeRetriedOnServerFailuresAndWritesNever() {
+        Retry retry = Retry.of("test", Resilience4jCallGuard.readRetryDefaults(Duration.ofMillis(1))
+                .maxAttempts(3).build());
+        this.guard = Resilience4jCallGuard.of(breaker(100), retry, null);
+        AtomicInteger reads = new AtomicInteger();
+        AtomicInteger writes = new AtomicInteger();
+        AtomicInteger flaky = new AtomicInteger();
+
+        CompletableFuture<String> read = this.guard.call(CacheCommand.GET,
+                failingWith(new CacheConnectionException("gone"), reads), this.observer);
+        CompletableFuture<String> write = this.guard.call(CacheCommand.SET,
+                failingWith(new CacheConnectionException("gone"), writes), this.observer);
+        CompletableFuture<String> recovered = this.guard.call(CacheCommand.GETS, () -> flaky.incrementAndGet() == 1
+                ? CompletableFuture.failedFuture(new CacheTimeoutException("slow")) : CompletableFuture.completedFuture("ok"),
+                this.observer);
+
+        assertThatThrownBy(read::join).isInstanceOf(CompletionException.class).hasCauseInstanceOf(CacheConnectionException.class);
+        assertThat(reads).hasValue(3);
+        assertThatThrownBy(write::join).hasCauseInstanceOf(CacheConnectionException.class);
+        assertThat(writes).hasValue(1);
+        assertThat(recovered.join()).isEqualTo("ok");
+        assertThat(flaky).hasValue(2);
+    }
+
+    @Test
+    void aServerErrorReplyShouldNotBeRetried() {
+        Retry retry = Retry.of("test", Resilience4jCallGuard.readRetryDefaults(Duration.ofMillis(1)).build());
+        this.guard = Resilience4jCallGuard.of(breaker(100), retry, null);
+        AtomicInteger attempts = new AtomicInteger();
+
+        CompletableFuture<String> read = this.guard.call(CacheCommand.GET,
+                failingWith(new CacheServerException("WRONGTYPE", null), attempts), this.observer);
+
+        assertThatThrownBy(read::join).hasCauseInstanceOf(CacheServerException.class);
+        assertThat(attempts).hasValue(1);
+    }
+
+    @Test
+    void aFullBulkheadShouldRefuseAtOnceAndFreeItsPermitWhenACallCompletes() {
+        Bulkhead bulkhead = Bulkhead.of("test", Resilience4jCallGuard.bulkheadDefaults().maxConcurrentCalls(2).build());
+        this.guard = Resilience4jCallGuard.of(breaker(100), null, bulkhead);
+        CompletableFuture<String> first = new CompletableFuture<>();
+        CompletableFuture<String> second = new CompletableFuture<>();
+        this.guard.call(CacheCommand.GET, () -> first, this.observer);
+        this.guard.call(CacheCommand.GET, () -> second, this.observer);
+        AtomicInteger attempts = new AtomicInteger();
+
+        CompletableFuture<String> refused = this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer);
+
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class).hasMessageContaining("is full");
+        assertThat(attempts).hasValue(0);
+        assertThat(this.guard.status().bulkheadAvailable()).isZero();
+        first.complete("done");
+        assertThat(this.guard.status().bulkheadAvailable()).isEqualTo(1);
+        assertThat(this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer).join()).isEqualTo("ok");
+        assertThat(this.rejections).containsExactly(CallOutcome.REJECTED);
+    }
+
+    @Test
+    void noGuardShouldLetEveryCallThroughOnce() {
+        AtomicInteger attempts = new AtomicInteger();
+
+        CallGuard.NONE.call(CacheCommand.GET, failingWith(new CacheConnectionException("gone"), attempts), this.observer);
+
+        assertThat(attempts).hasValue(1);
+        assertThat(CallGuard.NONE.status()).isEqualTo(GuardStatus.UNGUARDED);
+    }
+}
