@@ -2,8 +2,8 @@ package io.adaptivecache;
 
 /**
  * The call was not attempted: the template's circuit breaker is open (the server failed or
- * answered too slowly recently) or its bulkhead is full. Nothing was sent, so the call had no
- * effect; retry later or treat it as a miss.
+ * answered too slowly recently), its bulkhead is full, or the client's bounded queue to the
+ * server is full. Nothing was sent, so the call had no effect; retry later or treat it as a miss.
  */
 public class CacheRejectedException extends CacheException {
 

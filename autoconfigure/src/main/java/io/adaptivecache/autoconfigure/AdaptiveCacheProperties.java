@@ -571,6 +571,9 @@ public class AdaptiveCacheProperties {
         /** Connection timeout. */
         private Duration connectTimeout = Duration.ofSeconds(2);
 
+        /** Longest wait between reconnect attempts after a connection is lost (they grow exponentially from 10 ms). */
+        private Duration maxReconnectDelay = Duration.ofSeconds(2);
+
         /** Maximum commands queued or in flight per connection; more fail at once. */
         private int requestQueueSize = 8192;
 
@@ -664,6 +667,14 @@ public class AdaptiveCacheProperties {
 
         public void setConnectTimeout(Duration connectTimeout) {
             this.connectTimeout = connectTimeout;
+        }
+
+        public Duration getMaxReconnectDelay() {
+            return this.maxReconnectDelay;
+        }
+
+        public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+            this.maxReconnectDelay = maxReconnectDelay;
         }
 
         public int getRequestQueueSize() {

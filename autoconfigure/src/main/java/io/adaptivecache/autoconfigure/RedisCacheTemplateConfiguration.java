@@ -43,6 +43,7 @@ class RedisCacheTemplateConfiguration {
         positive(PREFIX + ".timeout", redis.getTimeout(), builder::commandTimeout);
         positive(PREFIX + ".connect-timeout", redis.getConnectTimeout(), builder::connectTimeout);
         positive(PREFIX + ".drain-timeout", redis.getDrainTimeout(), builder::drainTimeout);
+        positive(PREFIX + ".max-reconnect-delay", redis.getMaxReconnectDelay(), builder::maxReconnectDelay);
         StrategySpecs.property(PREFIX + ".request-queue-size", redis.getRequestQueueSize(), "it must be at least 1",
                 () -> builder.requestQueueSize(redis.getRequestQueueSize()));
         builder.maxKeyBytes(bytes(PREFIX + ".max-key-size", redis.getMaxKeySize()));

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
+import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.InvalidCacheInputException;
@@ -34,8 +35,13 @@ final class MemcachedExceptionTranslator implements ExceptionTranslator {
         if (failure instanceof OperationException) {
             return new CacheServerException("memcached at " + servers + " answered with an error: " + detail, failure);
         }
+        if (failure instanceof IllegalStateException && detail.startsWith("Timed out waiting to add")) {
+            // spymemcached's words for its bounded operation queue being full (we never let it wait).
+            return new CacheRejectedException("The memcached client's operation queue to " + servers
+                    + " is full; the operation was not sent (the server is slow or stalled)");
+        }
         if (failure instanceof IllegalStateException) {
-            // "Timed out waiting to add ..." (the bounded operation queue is full) or "Shutting down".
+            // "Shutting down", or the client's state otherwise forbids the operation.
             return new CacheConnectionException("memcached client for " + servers + " rejected the operation: " + detail,
                     failure);
         }

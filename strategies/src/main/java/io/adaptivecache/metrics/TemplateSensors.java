@@ -18,15 +18,13 @@ public final class TemplateSensors implements CallObserver {
 
     private static final long HIGHEST_TRACKABLE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
-    /** Server timeouts that make a window an outage, when they are also at least 1% of its calls. */
-    private static final long OUTAGE_MIN_TIMEOUTS = 3;
-
     private final Recorder latency = new Recorder(HIGHEST_TRACKABLE_NANOS, 2);
     private final LongAdder calls = new LongAdder();
     private final LongAdder errors = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
     private final LongAdder connectionFailures = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    private final LongAdder poolExhausted = new LongAdder();
     private volatile CallObserver downstream = CallObserver.NONE;
 
     // Window state, touched only by the one thread that samples.
@@ -36,6 +34,7 @@ public final class TemplateSensors implements CallObserver {
     private long lastTimeouts;
     private long lastConnectionFailures;
     private long lastRejected;
+    private long lastPoolExhausted;
     private long lastBorrows;
     private long lastBorrowWaitNanos;
     private StrategySpec lastStrategy;
@@ -58,6 +57,9 @@ public final class TemplateSensors implements CallObserver {
             }
             else if (outcome == CallOutcome.CONNECTION_FAILURE) {
                 this.connectionFailures.increment();
+            }
+            else if (outcome == CallOutcome.POOL_EXHAUSTED) {
+                this.poolExhausted.increment();
             }
         }
         this.downstream.onCall(command, outcome, latencyNanos);
@@ -111,6 +113,7 @@ public final class TemplateSensors implements CallObserver {
         long totalTimeouts = this.timeouts.sum();
         long totalConnectionFailures = this.connectionFailures.sum();
         long totalRejected = this.rejected.sum();
+        long totalPoolExhausted = this.poolExhausted.sum();
         boolean first = this.lastSampleNanos == Long.MIN_VALUE;
         long start = first ? nowNanos - expectedWindowNanos : this.lastSampleNanos;
         boolean sameStrategy = stats.spec().equals(this.lastStrategy);
@@ -121,6 +124,7 @@ public final class TemplateSensors implements CallObserver {
         long connectionFailures = totalConnectionFailures - this.lastConnectionFailures;
         long rejectedCalls = totalRejected - this.lastRejected;
         long timeouts = totalTimeouts - this.lastTimeouts;
+        long sentToServer = calls - (totalPoolExhausted - this.lastPoolExhausted);
         String disturbance = null;
         if (first) {
             disturbance = "first window";
@@ -131,12 +135,17 @@ public final class TemplateSensors implements CallObserver {
         else if (connectionFailures > 0) {
             disturbance = connectionFailures + " connection failures";
         }
+        else if (stats.openConnections() == 0) {
+            // A pool that cannot open a connection makes its callers wait as if it were contended.
+            disturbance = "no connection is open (the server is unreachable)";
+        }
         else if (rejectedCalls > 0) {
             disturbance = rejectedCalls + " calls rejected by the circuit breaker or bulkhead";
         }
-        else if (timeouts >= OUTAGE_MIN_TIMEOUTS && timeouts * 100 >= calls) {
-            // A stalled server is an outage, not a load the strategy should adapt to.
-            disturbance = timeouts + " of " + calls + " calls timed out waiting for the server";
+        else if (timeouts > 0 && timeouts * 100 >= sentToServer) {
+            // A stalled server is an outage, not a load the strategy should adapt to; calls that
+            // never left an exhausted pool do not dilute it.
+            disturbance = timeouts + " of " + sentToServer + " calls sent timed out waiting for the server";
         }
         else if (nowNanos - start > expectedWindowNanos * 3 / 2) {
             disturbance = "window took " + TimeUnit.NANOSECONDS.toMillis(nowNanos - start) + " ms (pause?)";
@@ -154,6 +163,7 @@ public final class TemplateSensors implements CallObserver {
         this.lastTimeouts = totalTimeouts;
         this.lastConnectionFailures = totalConnectionFailures;
         this.lastRejected = totalRejected;
+        this.lastPoolExhausted = totalPoolExhausted;
         this.lastBorrows = stats.borrows();
         this.lastBorrowWaitNanos = stats.borrowWaitNanos();
         this.lastStrategy = stats.spec();

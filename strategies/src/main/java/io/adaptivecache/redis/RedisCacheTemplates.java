@@ -17,6 +17,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 
 /**
  * Builds {@link io.adaptivecache.CacheTemplate}s over Redis.
@@ -58,6 +59,7 @@ public final class RedisCacheTemplates {
         private int maxKeyBytes = 16 * 1024;
         private int maxValueBytes = 512 * 1024 * 1024;
         private ClientResources resources;
+        private Duration maxReconnectDelay = Duration.ofSeconds(2);
         private Consumer<ClientResources.Builder> resourcesCustomizer = resources -> {
         };
         private Consumer<ClientOptions.Builder> optionsCustomizer = options -> {
@@ -92,6 +94,19 @@ public final class RedisCacheTemplates {
          */
         public Builder uri(RedisURI uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
+            return this;
+        }
+
+        /**
+         * Longest wait between reconnect attempts after a connection is lost (the waits grow
+         * exponentially from 10 ms up to this); default 2 s, so that a restarted server is found
+         * again within seconds rather than Lettuce's default of up to 30 s. Applies only when
+         * this builder creates the client resources.
+         * @param maxReconnectDelay positive
+         * @return this builder
+         */
+        public Builder maxReconnectDelay(Duration maxReconnectDelay) {
+            this.maxReconnectDelay = positive(maxReconnectDelay, "max reconnect delay");
             return this;
         }
 
@@ -187,7 +202,8 @@ public final class RedisCacheTemplates {
             boolean ownsResources = resources == null;
             ClientResources clientResources = resources;
             if (ownsResources) {
-                DefaultClientResources.Builder builder = DefaultClientResources.builder();
+                DefaultClientResources.Builder builder = DefaultClientResources.builder()
+                        .reconnectDelay(Delay.exponential(Duration.ofMillis(10), maxReconnectDelay, 2, TimeUnit.MILLISECONDS));
                 resourcesCustomizer.accept(builder);
                 clientResources = builder.build();
             }

@@ -4,6 +4,7 @@ import java.io.IOException;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
+import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.strategy.ExceptionTranslator;
@@ -29,6 +30,11 @@ final class RedisExceptionTranslator implements ExceptionTranslator {
         }
         if (failure instanceof RedisCommandExecutionException) {
             return new CacheServerException("Redis at " + address + " answered with an error: " + detail, failure);
+        }
+        if (failure instanceof RedisException && (detail.startsWith("Request queue size exceeded")
+                || detail.startsWith("Internal stack size exceeded"))) {
+            return new CacheRejectedException("The Redis client's command queue to " + address
+                    + " is full; the command was not sent (" + detail + ")");
         }
         if (failure instanceof RedisConnectionException || failure instanceof IOException
                 || (failure instanceof RedisException && isAboutConnection(detail))) {

@@ -88,12 +88,24 @@ class TemplateSensorsTests {
             this.sensors.onCall(CacheCommand.GET, i < 3 ? CallOutcome.TIMEOUT : CallOutcome.SUCCESS, 1_000_000);
         }
         assertThat(this.sensors.sample(4 * SECOND, stats(POOLED, 0, 0, 0), SECOND).disturbance())
-                .isEqualTo("3 of 200 calls timed out waiting for the server");
+                .isEqualTo("3 of 200 calls sent timed out waiting for the server");
+        this.sensors.onCall(CacheCommand.GET, CallOutcome.TIMEOUT, 300_000_000);
+        for (int i = 0; i < 300; i++) {
+            this.sensors.onCall(CacheCommand.GET, CallOutcome.POOL_EXHAUSTED, 200_000_000);
+        }
+        assertThat(this.sensors.sample(4500 * SECOND / 1000, stats(POOLED, 0, 0, 0), SECOND / 2).disturbance())
+                .as("a stalled server behind an exhausted pool").isEqualTo("1 of 1 calls sent timed out waiting for the server");
         for (int i = 0; i < 400; i++) {
             this.sensors.onCall(CacheCommand.GET, i < 3 ? CallOutcome.TIMEOUT : CallOutcome.SUCCESS, 1_000_000);
         }
-        assertThat(this.sensors.sample(5 * SECOND, stats(POOLED, 0, 0, 0), SECOND).disturbed())
+        assertThat(this.sensors.sample(5 * SECOND, stats(POOLED, 0, 0, 0), SECOND / 2).disturbed())
                 .as("3 timeouts in 400 calls are under 1%").isFalse();
+        for (int i = 0; i < 300; i++) {
+            this.sensors.onCall(CacheCommand.GET, CallOutcome.POOL_EXHAUSTED, 200_000_000);
+        }
+        assertThat(this.sensors.sample(5500 * SECOND / 1000, new StrategyStats(POOLED, 0, 0, 30, 0, 0), SECOND / 2)
+                .disturbance()).as("a pool that cannot open a connection is not contended")
+                .isEqualTo("no connection is open (the server is unreachable)");
     }
 
     @Test

@@ -166,9 +166,11 @@ public abstract class ServerProcess implements AutoCloseable {
         signal("STOP");
     }
 
-    /** Resumes a process frozen by {@link #freeze()} (SIGCONT). */
+    /** Resumes a process frozen by {@link #freeze()} (SIGCONT); does nothing if it is not running. */
     public synchronized void thaw() {
-        signal("CONT");
+        if (process != null && process.isAlive()) {
+            signal("CONT");
+        }
     }
 
     private void signal(String signal) {

@@ -1,0 +1,354 @@
+package io.adaptivecache.contract;
+
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import io.adaptivecache.CacheException;
+import io.adaptivecache.CachePoolExhaustedException;
+import io.adaptivecache.adaptive.AdaptiveMode;
+import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.adaptive.SwitchEvent;
+import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.resilience.CallGuard;
+import io.adaptivecache.resilience.Resilience4jCallGuard;
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.ServerProcess;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What a dead, a frozen or an overloaded server may cost a backend's callers, on its real server:
+ * fast failures bounded by the timeouts, an open circuit, recovery without help, and no leaked
+ * thread or connection. A backend's test class starts its own server (this class kills, freezes
+ * and restarts it) and says how to build a template.
+ */
+public abstract class ServerFaultContract {
+
+    /** The command timeout every template here uses. */
+    protected static final Duration TIMEOUT = Duration.ofMillis(300);
+
+    /** The pool wait of the POOLED strategy here. */
+    protected static final Duration MAX_WAIT = Duration.ofMillis(200);
+
+    /** What a loaded 2-core machine may add to a bound before a caller sees its error. */
+    private static final Duration SCHEDULING_MARGIN = Duration.ofMillis(1500);
+
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+
+    /** The server this class may kill, freeze and restart. */
+    protected abstract ServerProcess server();
+
+    /** Connections the server has open, the test's own admin connection excepted. */
+    protected abstract int serverConnections();
+
+    /**
+     * Builds and starts a template with {@link #TIMEOUT} as its command timeout, a connect
+     * timeout of about a second, and a reconnect delay of at most a second.
+     * @param strategy the strategy
+     * @param guard the guard
+     * @param queueSize the client's bound on commands queued per connection
+     * @return the running template
+     */
+    protected abstract DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize);
+
+    static Stream<StrategySpec> strategies() {
+        return Stream.of(StrategySpec.single(), StrategySpec.multi(2, SelectorType.ROUND_ROBIN),
+                StrategySpec.pooled(new PoolSettings(4, 4, 0, MAX_WAIT)));
+    }
+
+    @AfterEach
+    void restoreServer() throws Exception {
+        for (int i = this.cleanup.size() - 1; i >= 0; i--) {
+            this.cleanup.get(i).close();
+        }
+        this.cleanup.clear();
+        ServerProcess server = server();
+        server.thaw();
+        if (!answers()) {
+            server.restart();
+        }
+    }
+
+    private boolean answers() {
+        try {
+            serverConnections();
+            return true;
+        }
+        catch (RuntimeException ex) {
+            return false;
+        }
+    }
+
+    private <T extends AutoCloseable> T closeLater(T resource) {
+        this.cleanup.add(resource);
+        return resource;
+    }
+
+    private static Resilience4jCallGuard breaker() {
+        return Resilience4jCallGuard.of(CircuitBreaker.of("fault-test", Resilience4jCallGuard
+                .circuitBreakerDefaults(Duration.ofMillis(500)).slidingWindowSize(20).minimumNumberOfCalls(10).build()), null, null);
+    }
+
+    private static Duration callerBound(StrategySpec strategy) {
+        Duration bound = TIMEOUT.plus(SCHEDULING_MARGIN);
+        return strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED ? bound.plus(MAX_WAIT) : bound;
+    }
+
+    /** Live threads by name, leaving out the test's own helpers (Awaitility's pollers). */
+    private static List<String> liveThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(name -> !name.startsWith("awaitility")).sorted().toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void aKilledServerShouldCostFastFailuresAndAnOpenCircuitThenRecoverWithoutLeaks(StrategySpec strategy) {
+        Resilience4jCallGuard guard = breaker();
+        DefaultCacheTemplate<?> template = closeLater(startTemplate(strategy, guard, 8192));
+        try (CallerLoad warmUp = CallerLoad.start(template, 8, "warm:", Duration.ofSeconds(10))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> warmUp.successes() >= 300);
+        }
+        List<String> baselineThreads = liveThreads();
+        CallerLoad load = closeLater(CallerLoad.start(template, 16, "kill:", Duration.ofSeconds(60)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> load.successes() >= 300);
+
+        server().kill();
+        load.resetLongest();
+        await("the circuit to open").atMost(Duration.ofSeconds(10)).until(() -> guard.status().circuitOpen());
+        long failuresWhenOpen = load.failures();
+        await("open-circuit rejections").atMost(Duration.ofSeconds(10))
+                .until(() -> load.failuresByType().getOrDefault("CacheRejectedException", 0L) >= 100);
+        assertThat(load.longestCall()).as("no caller blocks past the timeout while the server is dead")
+                .isLessThan(callerBound(strategy));
+        assertThat(load.failures()).isGreaterThan(failuresWhenOpen);
+
+        server().restart();
+        long successesAtRestart = load.successes();
+        await("recovery").atMost(Duration.ofSeconds(20))
+                .until(() -> load.successes() >= successesAtRestart + 500 && "CLOSED".equals(guard.status().circuitState()));
+        load.close();
+
+        assertThat(load.unexpected()).isEmpty();
+        assertThat(load.failuresByType().keySet()).as("failures are the cache's own, clear exceptions")
+                .allMatch(type -> type.startsWith("Cache"));
+        await("server and client to agree on connections").atMost(Duration.ofSeconds(10))
+                .until(() -> serverConnections() == template.openConnections());
+        assertThat(template.openConnections()).isLessThanOrEqualTo(strategy.connections());
+        // Netty may start an event-loop thread for a reconnected channel; nothing more may stay behind.
+        await("threads back to the baseline").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            List<String> added = new ArrayList<>(liveThreads());
+            baselineThreads.forEach(added::remove);
+            // Lettuce starts the threads of its fixed-size pools lazily (a reconnect may be the first
+            // to need one); the JDK starts its process reaper for the restarted server. Nothing else.
+            added.removeIf(name -> name.startsWith("process reaper"));
+            assertThat(added).allMatch(name -> name.startsWith("lettuce-"), "a thread of Lettuce's bounded pools")
+                    .hasSizeLessThanOrEqualTo(6);
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
+    void aFrozenServerShouldTimeCallersOutWithinTheBoundThenRecoverAfterItResumes(StrategySpec strategy) {
+        Resilience4jCallGuard guard = breaker();
+        DefaultCacheTemplate<?> template = closeLater(startTemplate(strategy, guard, 8192));
+        CallerLoad load = closeLater(CallerLoad.start(template, 16, "freeze:", Duration.ofSeconds(60)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> load.successes() >= 300);
+
+        server().freeze();
+        load.resetLongest();
+        await("the circuit to open on timeouts").atMost(Duration.ofSeconds(10)).until(() -> guard.status().circuitOpen());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> load.failuresByType().getOrDefault("CacheRejectedException", 0L) >= 100);
+        assertThat(load.failuresByType()).containsKey("CacheTimeoutException");
+        assertThat(load.longestCall()).as("callers time out within the bound").isLessThan(callerBound(strategy));
+
+        server().thaw();
+        long successesAtThaw = load.successes();
+        await("recovery").atMost(Duration.ofSeconds(20))
+                .until(() -> load.successes() >= successesAtThaw + 500 && "CLOSED".equals(guard.status().circuitState()));
+        load.close();
+        assertThat(load.unexpected()).isEmpty();
+        await().atMost(Duration.ofSeconds(10)).until(() -> serverConnections() == template.openConnections());
+    }
+
+    @Test
+    void aFloodOfAsyncCallsAtAFrozenServerShouldBeRefusedWhenTheQueueIsFullAndMemoryStayBounded() {
+        int queueSize = 64;
+        int flood = 20_000;
+        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, queueSize));
+        template.set("flood:sentinel", new byte[] { 7 }, Duration.ZERO);
+        long directBefore = directMemoryUsed();
+        server().freeze();
+
+        byte[] value = new byte[1024];
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        for (int i = 0; i < flood; i++) {
+            calls.add(template.setAsync("flood:" + (i % 100), value, Duration.ZERO));
+        }
+        long directDuring = directMemoryUsed();
+        server().thaw();
+        await("every call to end, one way or the other").atMost(Duration.ofSeconds(15))
+                .until(() -> calls.stream().allMatch(CompletableFuture::isDone));
+
+        List<String> refusals = new ArrayList<>();
+        int timeouts = 0;
+        for (CompletableFuture<Void> call : calls) {
+            Throwable failure = call.handle((ok, ex) -> ex).join();
+            Throwable cause = failure != null && failure.getCause() != null ? failure.getCause() : failure;
+            if (cause instanceof io.adaptivecache.CacheTimeoutException) {
+                timeouts++;
+            }
+            else if (cause != null) {
+                refusals.add(cause.getMessage());
+            }
+        }
+        assertThat(refusals.size()).as("calls beyond the bounded queues are refused rather than held").isGreaterThan(flood / 2);
+        assertThat(refusals).as("with a clear reason").allMatch(message -> message.contains("queue to")
+                && message.contains("is full"), "names the full queue");
+        assertThat(timeouts).as("only what the queues and socket buffers hold waits for the server").isLessThan(flood / 2);
+        assertThat(directDuring - directBefore).as("direct memory stays bounded").isLessThan(64L * 1024 * 1024);
+        await("the connection to serve again").atMost(Duration.ofSeconds(15)).ignoreExceptions()
+                .until(() -> template.get("flood:sentinel") != null);
+        assertThat(template.get("flood:sentinel")).containsExactly(7);
+    }
+
+    private static long directMemoryUsed() {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(pool -> pool.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
+    }
+
+    @Test
+    void fiveHundredCallersOnAPoolOfEightShouldEachSucceedOrGetThePoolErrorInTimeAndTheServerSeeAtMostEight()
+            throws InterruptedException {
+        PoolSettings pool = new PoolSettings(8, 8, 0, Duration.ofMillis(100));
+        Resilience4jCallGuard guard = breaker();
+        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.pooled(pool), guard, 8192));
+        int baseline = serverConnections();
+        AtomicInteger mostConnections = new AtomicInteger();
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            while (sampling.get()) {
+                mostConnections.accumulateAndGet(serverConnections(), Math::max);
+                Thread.onSpinWait();
+            }
+        });
+        sampler.start();
+
+        int callers = 500;
+        int callsEach = 20;
+        AtomicInteger successes = new AtomicInteger();
+        AtomicInteger poolErrors = new AtomicInteger();
+        List<Throwable> others = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicInteger lateErrors = new AtomicInteger();
+        long bound = pool.maxWait().plus(SCHEDULING_MARGIN).toNanos();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < callers; c++) {
+            int id = c;
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                }
+                catch (InterruptedException ex) {
+                    return;
+                }
+                for (int i = 0; i < callsEach; i++) {
+                    long started = System.nanoTime();
+                    try {
+                        template.get("pool:" + ((id + i) % 50));
+                        successes.incrementAndGet();
+                    }
+                    catch (CachePoolExhaustedException ex) {
+                        poolErrors.incrementAndGet();
+                        if (System.nanoTime() - started > bound) {
+                            lateErrors.incrementAndGet();
+                        }
+                    }
+                    catch (RuntimeException ex) {
+                        others.add(ex);
+                    }
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+        }
+        sampling.set(false);
+        sampler.join(5000);
+
+        assertThat(others).as("every caller either succeeds or gets the pool's error").isEmpty();
+        assertThat(successes.get() + poolErrors.get()).isEqualTo(callers * callsEach);
+        assertThat(successes.get()).isPositive();
+        assertThat(lateErrors.get()).as("pool errors arrive within max-wait plus a margin").isZero();
+        assertThat(mostConnections.get() - baseline).as("the server never sees more than max-total").isLessThanOrEqualTo(8);
+        assertThat(guard.status().circuitState()).as("an exhausted pool is not a server failure").isEqualTo("CLOSED");
+    }
+
+    @Test
+    void theSwitcherShouldNotSwitchBecauseOfAnOutage() {
+        Resilience4jCallGuard guard = breaker();
+        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.pooled(new PoolSettings(2, 2, 0, MAX_WAIT)),
+                guard, 8192));
+        List<SwitchEvent> switches = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(ThresholdStrategyPolicy.Settings.defaults()
+                .withTimings(Duration.ofMillis(400), Duration.ofSeconds(1)).withMinCallsPerWindow(20));
+        StrategySwitcher switcher = closeLater(new StrategySwitcher(template, policy, Duration.ofMillis(200), AdaptiveMode.AUTO,
+                null, System::nanoTime, java.time.Clock.systemUTC(), switches::add));
+        switcher.start();
+        server().kill();
+        CallerLoad load = closeLater(CallerLoad.start(template, 32, "outage:", Duration.ofSeconds(30)));
+
+        await("an outage of several windows").atMost(Duration.ofSeconds(10))
+                .until(() -> switcher.state().lastWindow() != null && load.failures() >= 2_000);
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(switches)
+                .as(() -> "failures " + load.failuresByType() + ", last window " + switcher.state().lastWindow()).isEmpty());
+        assertThat(switcher.state().lastWindow().disturbed()).as(switcher.state().lastWindow().toString()).isTrue();
+        assertThat(template.activeStrategy()).isEqualTo(StrategySpec.pooled(new PoolSettings(2, 2, 0, MAX_WAIT)));
+    }
+
+    @Test
+    void aSwitchDuringAnOutageShouldCompleteOrRollBackCleanlyAndFailNoCallForItself() {
+        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, 8192));
+        server().kill();
+        StrategySpec target = StrategySpec.multi(3, SelectorType.ROUND_ROBIN);
+
+        try {
+            template.switchStrategy(target);
+            assertThat(template.activeStrategy()).isEqualTo(target);
+        }
+        catch (CacheException ex) {
+            assertThat(template.activeStrategy()).as("rolled back").isEqualTo(StrategySpec.single());
+        }
+        server().restart();
+        await("recovery").atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
+            template.set("switch:k", new byte[] { 1 }, Duration.ZERO);
+            return true;
+        });
+        template.switchStrategy(target);
+
+        assertThat(template.get("switch:k")).containsExactly(1);
+        await("no connection left behind by the failed attempt").atMost(Duration.ofSeconds(10))
+                .until(() -> serverConnections() == template.openConnections() && template.openConnections() == 3);
+    }
+}

@@ -1,0 +1,35 @@
+package io.adaptivecache.memcached;
+
+import java.time.Duration;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.contract.ServerFaultContract;
+import io.adaptivecache.resilience.CallGuard;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.MemcachedServerExtension;
+import io.adaptivecache.testservers.ServerProcess;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Dead, frozen and overloaded memcached (binary protocol), on a server of this class's own. */
+class MemcachedServerFaultIntegrationTests extends ServerFaultContract {
+
+    @RegisterExtension
+    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
+
+    @Override
+    protected ServerProcess server() {
+        return memcached.server();
+    }
+
+    @Override
+    protected int serverConnections() {
+        return memcached.server().currentConnections();
+    }
+
+    @Override
+    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
+        return MemcachedCacheTemplates.builder().servers(memcached.addresses()).strategy(strategy).guard(guard)
+                .operationTimeout(TIMEOUT).connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1))
+                .operationQueueSize(queueSize).drainTimeout(Duration.ofSeconds(2)).start();
+    }
+}
