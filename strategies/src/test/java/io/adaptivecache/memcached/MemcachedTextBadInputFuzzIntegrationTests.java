@@ -1,0 +1,25 @@
+package io.adaptivecache.memcached;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.contract.BadInputFuzzContract;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.MemcachedServerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Random input at memcached over the text protocol: keys of at most 250 bytes, no spaces or control characters. */
+class MemcachedTextBadInputFuzzIntegrationTests extends BadInputFuzzContract {
+
+    @RegisterExtension
+    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
+
+    @Override
+    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+        return MemcachedCacheTemplates.builder().servers(memcached.addresses()).protocol(MemcachedProtocol.TEXT).strategy(strategy)
+                .start();
+    }
+
+    @Override
+    protected boolean printableKeysOnly() {
+        return true;
+    }
+}
