@@ -250,6 +250,32 @@ public class AdaptiveCacheProperties {
         }
     }
 
+    /** TLS to Redis. */
+    public static class Ssl {
+
+        /** Whether to connect with TLS; on when a bundle is named or the URL is rediss://. */
+        private Boolean enabled;
+
+        /** Name of the SSL bundle (spring.ssl.bundle.*) whose trust material, and key material for client certificates, to use; without one the JVM's default trust store is used. */
+        private String bundle;
+
+        public Boolean getEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getBundle() {
+            return this.bundle;
+        }
+
+        public void setBundle(String bundle) {
+            this.bundle = bundle;
+        }
+    }
+
     /** Protection of a template's callers, on Resilience4j when it is on the classpath. */
     public static class Resilience {
 
@@ -559,8 +585,9 @@ public class AdaptiveCacheProperties {
         /** Database index. Defaults to 0. */
         private Integer database;
 
-        /** Whether to connect with TLS. */
-        private Boolean ssl;
+        /** TLS. */
+        @NestedConfigurationProperty
+        private final Ssl ssl = new Ssl();
 
         /** Client name set on each connection with CLIENT SETNAME. */
         private String clientName;
@@ -586,7 +613,8 @@ public class AdaptiveCacheProperties {
         /** Whether any connection setting of adaptive-cache.redis is given (otherwise spring.data.redis.* is used when present). */
         boolean hasConnectionSettings() {
             return this.url != null || this.host != null || this.port != null || this.username != null
-                    || this.password != null || this.database != null || this.ssl != null || this.clientName != null;
+                    || this.password != null || this.database != null || this.ssl.getEnabled() != null || this.ssl.getBundle() != null
+                    || this.clientName != null;
         }
 
         public String getUrl() {
@@ -637,12 +665,8 @@ public class AdaptiveCacheProperties {
             this.database = database;
         }
 
-        public Boolean getSsl() {
+        public Ssl getSsl() {
             return this.ssl;
-        }
-
-        public void setSsl(Boolean ssl) {
-            this.ssl = ssl;
         }
 
         public String getClientName() {

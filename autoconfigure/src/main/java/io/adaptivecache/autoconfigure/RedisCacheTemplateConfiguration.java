@@ -6,12 +6,16 @@ import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -30,12 +34,16 @@ class RedisCacheTemplateConfiguration {
     DefaultCacheTemplate<StatefulRedisConnection<String, byte[]>> redisCacheTemplate(AdaptiveCacheProperties properties,
             Environment environment, ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
             ObjectProvider<RedisClientResourcesCustomizer> resourcesCustomizers,
-            ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards) {
+            ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards,
+            ObjectProvider<SslBundles> sslBundles) {
         AdaptiveCacheProperties.Redis redis = properties.getRedis();
+        Binder binder = Binder.get(environment);
+        String bundleName = sslBundleName(redis, binder);
         RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().name("redis")
-                .uri(redisUri(redis, Binder.get(environment)))
+                .uri(withSsl(redisUri(redis, binder), bundleName))
                 .strategy(StrategySpecs.initial(PREFIX, redis))
                 .poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers))
+                .clientOptions(options -> sslOptions(bundleName, sslBundles).ifPresent(options::sslOptions))
                 .clientOptions(options -> optionsCustomizers.orderedStream().forEach(customizer -> customizer.customize(options)))
                 .clientResources(resources -> resourcesCustomizers.orderedStream()
                         .forEach(customizer -> customizer.customize(resources)));
@@ -74,12 +82,58 @@ class RedisCacheTemplateConfiguration {
                 return build(springHost, springPort, binder.bind("spring.data.redis.username", String.class).orElse(null),
                         binder.bind("spring.data.redis.password", String.class).orElse(null),
                         binder.bind("spring.data.redis.database", Integer.class).orElse(null),
-                        binder.bind("spring.data.redis.ssl.enabled", Boolean.class).orElse(null),
+                        binder.bind("spring.data.redis.ssl.enabled", Boolean.class).orElse(null)
+                                || binder.bind("spring.data.redis.ssl.bundle", String.class).isBound() ? Boolean.TRUE : null,
                         binder.bind("spring.data.redis.client-name", String.class).orElse(null));
             }
         }
         return build(redis.getHost(), redis.getPort(), redis.getUsername(), redis.getPassword(), redis.getDatabase(),
-                redis.getSsl(), redis.getClientName());
+                redis.getSsl().getEnabled(), redis.getClientName());
+    }
+
+    /** The bundle named under adaptive-cache.redis.ssl, or Spring Data Redis's when its settings are the ones reused. */
+    private static String sslBundleName(AdaptiveCacheProperties.Redis redis, Binder binder) {
+        if (redis.getSsl().getBundle() != null || redis.hasConnectionSettings()) {
+            return redis.getSsl().getBundle();
+        }
+        return binder.bind("spring.data.redis.ssl.bundle", String.class).orElse(null);
+    }
+
+    private static RedisURI withSsl(RedisURI uri, String bundleName) {
+        if (bundleName != null) {
+            uri.setSsl(true);
+        }
+        return uri;
+    }
+
+    /** Lettuce's TLS settings from an SSL bundle, as Spring Boot's own Lettuce configuration makes them. */
+    private static java.util.Optional<SslOptions> sslOptions(String bundleName, ObjectProvider<SslBundles> sslBundles) {
+        if (bundleName == null) {
+            return java.util.Optional.empty();
+        }
+        SslBundles bundles = sslBundles.getIfAvailable();
+        if (bundles == null) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".ssl.bundle", bundleName,
+                    "SSL bundles are not available (is SslAutoConfiguration excluded?)");
+        }
+        SslBundle bundle;
+        try {
+            bundle = bundles.getBundle(bundleName);
+        }
+        catch (NoSuchSslBundleException ex) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".ssl.bundle", bundleName,
+                    "no SSL bundle of that name is configured under spring.ssl.bundle.*");
+        }
+        SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider()
+                .keyManager(bundle.getManagers().getKeyManagerFactory())
+                .trustManager(bundle.getManagers().getTrustManagerFactory());
+        if (bundle.getOptions().getCiphers() != null) {
+            ssl.cipherSuites(bundle.getOptions().getCiphers());
+        }
+        if (bundle.getOptions().getEnabledProtocols() != null) {
+            ssl.protocols(bundle.getOptions().getEnabledProtocols());
+        }
+        return java.util.Optional.of(ssl.build());
     }
 
     private static RedisURI build(String host, Integer port, String username, String password, Integer database, Boolean ssl,
@@ -116,10 +170,15 @@ class RedisCacheTemplateConfiguration {
             return uri;
         }
         catch (RuntimeException ex) {
-            throw new InvalidAdaptiveCachePropertyException(property, url,
+            throw new InvalidAdaptiveCachePropertyException(property, withoutCredentials(url),
                     "it must be a Redis URL such as redis://[user:password@]host:port[/database] or rediss://... for TLS ("
-                            + ex.getMessage() + ")");
+                            + withoutCredentials(String.valueOf(ex.getMessage())) + ")");
         }
+    }
+
+    /** A URL as it may be shown: any user-info part (user:password@) replaced by ****. */
+    static String withoutCredentials(String url) {
+        return url.replaceAll("(?<=://)[^@/]*@", "****@");
     }
 
     /** Applies a template's resilience properties: its guard and its failure mode. */

@@ -194,7 +194,7 @@ public final class MemcachedCacheTemplates {
             CacheInputRules rules = CacheInputRules.builder("memcached").maxKeyBytes(250).printableKeysOnly(true)
                     .maxValueBytes(itemSizeMaxBytes - ITEM_OVERHEAD_BYTES).maxTtl(MemcachedExpiry.maxTtl(Instant.now()))
                     .build();
-            MemcachedConnections connections = new MemcachedConnections(servers, this::configure, connectTimeout);
+            MemcachedConnections connections = new MemcachedConnections(servers, this::configure, connectTimeout, username);
             OperationDeadlines deadlines = new OperationDeadlines(operationTimeout.toNanos(), connections.describe());
             MemcachedCacheCommands commands = new MemcachedCacheCommands(protocol, deadlines,
                     () -> System.currentTimeMillis() / 1000);

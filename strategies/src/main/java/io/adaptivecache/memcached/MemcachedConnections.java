@@ -36,6 +36,7 @@ public final class MemcachedConnections implements ConnectionFactory<MemcachedCl
     private final Consumer<ConnectionFactoryBuilder> configuration;
     private final Duration connectTimeout;
     private final String description;
+    private final String username;
 
     /**
      * Creates a factory.
@@ -45,6 +46,19 @@ public final class MemcachedConnections implements ConnectionFactory<MemcachedCl
      */
     public MemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
             Duration connectTimeout) {
+        this(servers, configuration, connectTimeout, null);
+    }
+
+    /**
+     * Creates a factory whose clients authenticate.
+     * @param servers the servers and their weights
+     * @param configuration applies the template's settings (and users' customizers) to each client's builder
+     * @param connectTimeout longest wait for a new client to connect
+     * @param username the SASL user the configuration authenticates as, to check and name in errors; {@code null} for none
+     */
+    public MemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
+            Duration connectTimeout, String username) {
+        this.username = username;
         SpymemcachedLogging.useSlf4j();
         Map<InetSocketAddress, Integer> byAddress = new LinkedHashMap<>();
         for (MemcachedServerAddress server : servers) {
@@ -99,7 +113,39 @@ public final class MemcachedConnections implements ConnectionFactory<MemcachedCl
             client.shutdown();
             throw new CacheConnectionException("Interrupted while connecting to memcached at " + description, ex);
         }
+        if (username != null) {
+            checkAuthenticated(client);
+        }
         return client;
+    }
+
+    /**
+     * spymemcached authenticates in the background and, when the server refuses, retries while
+     * cancelling every operation (memcached answers {@code version} even before authentication);
+     * a read answered by a connected server is the proof that the credentials were accepted. The
+     * message names the user, never the password.
+     */
+    private void checkAuthenticated(MemcachedClient client) {
+        boolean answered;
+        try {
+            net.spy.memcached.internal.GetFuture<Object> read = client.asyncGet("adaptive-cache:authentication-check");
+            read.get(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            // A refused read completes as a miss; only its status tells "not found" from "not authenticated".
+            net.spy.memcached.ops.OperationStatus status = read.getStatus();
+            answered = status.isSuccess() || status.getStatusCode() == net.spy.memcached.ops.StatusCode.ERR_NOT_FOUND;
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            answered = false;
+        }
+        catch (Exception ex) {
+            answered = false;
+        }
+        if (!answered) {
+            client.shutdown();
+            throw new CacheConnectionException("memcached at " + description + " did not accept SASL authentication as user '"
+                    + username + "' (check adaptive-cache.memcached.username and password, and that the server runs with -S)");
+        }
     }
 
     @Override

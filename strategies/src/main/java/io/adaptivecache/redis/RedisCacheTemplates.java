@@ -82,8 +82,9 @@ public final class RedisCacheTemplates {
                 return uri(RedisURI.create(uri));
             }
             catch (IllegalArgumentException ex) {
-                throw new IllegalArgumentException("Malformed Redis URI '" + uri
-                        + "': expected redis://[user:password@]host:port[/database] or rediss://... (" + ex.getMessage() + ")", ex);
+                // Never echo a password: the URI's user-info part is masked, and Lettuce's own message dropped.
+                throw new IllegalArgumentException("Malformed Redis URI '" + uri.replaceAll("(?<=://)[^@/]*@", "****@")
+                        + "': expected redis://[user:password@]host:port[/database] or rediss://...");
             }
         }
 

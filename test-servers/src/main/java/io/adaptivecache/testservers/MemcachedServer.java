@@ -78,7 +78,7 @@ public final class MemcachedServer extends ServerProcess {
                 throw new IllegalStateException("saslpasswd2 failed: " + output);
             }
             java.nio.file.Files.writeString(directory.resolve("memcached.conf"),
-                    "mech_list: plain\nsasldb_path: " + database + "\n");
+                    "mech_list: cram-md5 plain\nsasldb_path: " + database + "\n");
             for (java.nio.file.Path file : List.of(database, directory.resolve("memcached.conf"), directory)) {
                 file.toFile().deleteOnExit();
             }

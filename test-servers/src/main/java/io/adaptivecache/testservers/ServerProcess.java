@@ -111,7 +111,7 @@ public abstract class ServerProcess implements AutoCloseable {
 
     private void waitUntilAnswering() {
         await("%s on %s:%d to answer".formatted(binary, HOST, port)).atMost(STARTUP_TIMEOUT)
-                .pollInterval(Duration.ofMillis(20)).ignoreExceptions().until(() -> {
+                .pollInterval(Duration.ofMillis(20)).ignoreExceptionsInstanceOf(IOException.class).until(() -> {
                     if (process != null && !process.isAlive()) {
                         throw new IllegalStateException(binary + " exited with " + process.exitValue());
                     }
