@@ -1,0 +1,167 @@
+package io.adaptivecache.autoconfigure;
+
+import java.time.Duration;
+
+import io.adaptivecache.CacheFailureMode;
+import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
+import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
+import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.resilience.GuardStatus;
+import io.adaptivecache.testservers.RedisServerExtension;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.analyzer.BootFailureAnalyzers;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The resilience properties as the auto-configuration applies them, on a real Redis. */
+class AdaptiveCacheResilienceAutoConfigurationTests {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class,
+                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class))
+            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.enabled=false",
+                    "management.endpoints.web.exposure.include=adaptivecache");
+
+    private static DefaultCacheTemplate<?> redisTemplate(org.springframework.context.ApplicationContext context) {
+        return context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+    }
+
+    @Test
+    void byDefaultEveryCallShouldPassAClosedBreakerAndFailuresReachTheCaller() {
+        this.contextRunner.run(context -> {
+            DefaultCacheTemplate<?> template = redisTemplate(context);
+            GuardStatus guard = template.guardStatus();
+            assertThat(guard.circuitBreaker()).isEqualTo("adaptive-cache-redis");
+            assertThat(guard.circuitState()).isEqualTo("CLOSED");
+            assertThat(guard.retry()).isFalse();
+            assertThat(guard.bulkheadAvailable()).isEqualTo(-1);
+            assertThat(template.failureMode()).isEqualTo(CacheFailureMode.FAIL_FAST);
+        });
+    }
+
+    @Test
+    void eachResiliencePropertyShouldReachTheGuard() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.resilience.on-failure=degrade",
+                "adaptive-cache.redis.resilience.circuit-breaker.name=orders-cache",
+                "adaptive-cache.redis.resilience.retry.enabled=true", "adaptive-cache.redis.resilience.bulkhead.enabled=true",
+                "adaptive-cache.redis.resilience.bulkhead.max-concurrent-calls=5").run(context -> {
+                    DefaultCacheTemplate<?> template = redisTemplate(context);
+                    GuardStatus guard = template.guardStatus();
+                    assertThat(guard.circuitBreaker()).isEqualTo("orders-cache");
+                    assertThat(guard.retry()).isTrue();
+                    assertThat(guard.bulkheadAvailable()).isEqualTo(5);
+                    assertThat(template.failureMode()).isEqualTo(CacheFailureMode.DEGRADE);
+                    template.set("guarded:k", new byte[] { 1 }, Duration.ZERO);
+                    assertThat(template.get("guarded:k")).containsExactly(1);
+                });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.resilience.circuit-breaker.enabled=false")
+                .run(context -> assertThat(redisTemplate(context).guardStatus()).isEqualTo(GuardStatus.UNGUARDED));
+    }
+
+    @Test
+    void aBreakerOfTheSameNameInTheApplicationsRegistryShouldBeTheOneUsed() {
+        this.contextRunner.withUserConfiguration(ApplicationRegistry.class)
+                .withPropertyValues("adaptive-cache.redis.resilience.on-failure=degrade").run(context -> {
+                    DefaultCacheTemplate<?> template = redisTemplate(context);
+                    CircuitBreaker applications = context.getBean(CircuitBreakerRegistry.class).circuitBreaker("adaptive-cache-redis");
+                    template.set("degrade:k", new byte[] { 1 }, Duration.ZERO);
+
+                    applications.transitionToForcedOpenState();
+
+                    assertThat(template.guardStatus().circuitState()).isEqualTo("FORCED_OPEN");
+                    assertThat(template.get("degrade:k")).as("an open circuit degrades to a miss").isNull();
+                    template.set("degrade:k", new byte[] { 2 }, Duration.ZERO);
+                    assertThat(template.degradedReads()).isEqualTo(1);
+                    assertThat(template.skippedWrites()).isEqualTo(1);
+                    AdaptiveCacheEndpoint.ResilienceDescriptor shown = context.getBean(AdaptiveCacheEndpoint.class).template("redis")
+                            .resilience();
+                    assertThat(shown.circuitState()).isEqualTo("FORCED_OPEN");
+                    assertThat(shown.onFailure()).isEqualTo("degrade");
+                    assertThat(shown.degradedReads()).isEqualTo(1);
+                    Health health = ((HealthIndicator) context.getBean("adaptiveCacheHealthContributor",
+                            CompositeHealthContributor.class).getContributor("redis")).health();
+                    assertThat(health.getStatus()).as("degrade must not hide an outage from health").isEqualTo(Status.DOWN);
+                    assertThat(health.getDetails()).containsEntry("circuitBreaker", "FORCED_OPEN");
+
+                    applications.transitionToClosedState();
+                    assertThat(template.get("degrade:k")).as("the skipped write changed nothing").containsExactly(1);
+                });
+    }
+
+    @Test
+    void resilience4jMetersShouldBeBoundForTheBreakersThisLibraryMade() {
+        this.contextRunner.run(context -> {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            context.getBean("adaptiveCacheResilienceMeterBinder", MeterBinder.class).bindTo(registry);
+
+            assertThat(registry.find("resilience4j.circuitbreaker.state").tag("name", "adaptive-cache-redis").gauges()).isNotEmpty();
+        });
+    }
+
+    @Test
+    void withoutResilience4jTheTemplateShouldBeUnguardedAndRetryRequestsShouldFailClearly() {
+        ApplicationContextRunner withoutResilience4j = this.contextRunner
+                .withClassLoader(new FilteredClassLoader("io.github.resilience4j"));
+        withoutResilience4j.run(context -> assertThat(redisTemplate(context).guardStatus()).isEqualTo(GuardStatus.UNGUARDED));
+        withoutResilience4j.withPropertyValues("adaptive-cache.redis.resilience.retry.enabled=true").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(analyze(context.getStartupFailure()).getDescription())
+                    .contains("adaptive-cache.redis.resilience.retry.enabled").contains("resilience4j-retry");
+        });
+    }
+
+    @Test
+    void badResilienceValuesShouldNameTheProperty() {
+        assertFails("adaptive-cache.redis.resilience.circuit-breaker.failure-rate-threshold=0",
+                "adaptive-cache.redis.resilience.circuit-breaker.failure-rate-threshold", "percentage");
+        assertFails("adaptive-cache.redis.resilience.circuit-breaker.wait-duration-in-open-state=0s",
+                "adaptive-cache.redis.resilience.circuit-breaker.wait-duration-in-open-state", "positive duration");
+        assertFails("adaptive-cache.redis.resilience.bulkhead.max-wait-duration=-1s",
+                "adaptive-cache.redis.resilience.bulkhead.max-wait-duration", "zero", "adaptive-cache.redis.resilience.bulkhead.enabled=true");
+        assertFails("adaptive-cache.redis.resilience.retry.max-attempts=0", "adaptive-cache.redis.resilience.retry.max-attempts",
+                "at least 1", "adaptive-cache.redis.resilience.retry.enabled=true");
+    }
+
+    private void assertFails(String property, String expectedProperty, String expectedReason, String... more) {
+        this.contextRunner.withPropertyValues(property).withPropertyValues(more).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = analyze(context.getStartupFailure());
+            assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
+            assertThat(analysis.getDescription()).contains(expectedProperty).contains(expectedReason);
+        });
+    }
+
+    private static FailureAnalysis analyze(Throwable failure) {
+        return BootFailureAnalyzers.invalidValue(failure);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ApplicationRegistry {
+
+        @Bean
+        CircuitBreakerRegistry circuitBreakerRegistry() {
+            CircuitBreakerRegistry registry = CircuitBreakerRegistry.ofDefaults();
+            registry.circuitBreaker("adaptive-cache-redis");
+            return registry;
+        }
+    }
+}
