@@ -90,7 +90,30 @@ public abstract class CacheTemplateContract {
         assertThat(values.keySet()).containsExactly(key("k18"), key("k16"), key("k14"), key("k12"), key("k10"), key("k8"),
                 key("k6"), key("k4"), key("k2"), key("k0"));
         assertThat(values).containsEntry(key("k4"), "v4");
-        assertThat(cache.getAll(List.of(key("x"), key("y"), key("x")))).isEmpty();
+        assertThat(cache.getAll(List.of(key("x"), key("y")))).isEmpty();
+        assertThatThrownBy(() -> cache.getAll(List.of(key("x"), key("y"), key("x"))))
+                .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("more than once");
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void aCasTokenShouldOnlyServeTheKeyItWasReadForAndInvalidTtlsShouldBeRefused(StrategySpec strategy) {
+        CacheOperations<String> cache = start(strategy);
+        cache.set(key("a"), "1", Duration.ZERO);
+        cache.set(key("b"), "2", Duration.ZERO);
+        CasValue<String> a = cache.gets(key("a"));
+
+        assertThatThrownBy(() -> cache.cas(key("b"), a.token(), "x", Duration.ZERO))
+                .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("read for key");
+        assertThatThrownBy(() -> cache.set(key("a"), "x", Duration.ofSeconds(-1)))
+                .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("must not be negative");
+        assertThatThrownBy(() -> cache.set(key("a"), "x", template.inputRules().maxTtl().plusSeconds(1)))
+                .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("limit");
+        assertThatThrownBy(() -> cache.touch(key("a"), null)).isInstanceOf(io.adaptivecache.InvalidCacheInputException.class);
+
+        assertThat(cache.get(key("b"))).as("nothing reached the server").isEqualTo("2");
+        assertThat(cache.cas(key("a"), a.token(), "3", Duration.ZERO)).isEqualTo(CasResult.STORED);
+        assertThat(cache.get(key("a"))).isEqualTo("3");
     }
 
     @ParameterizedTest
