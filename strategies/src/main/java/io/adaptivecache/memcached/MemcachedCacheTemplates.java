@@ -50,6 +50,9 @@ public final class MemcachedCacheTemplates {
         return new Builder();
     }
 
+    /** Timeouts in a row after which spymemcached drops and reopens a connection. */
+    private static final int TIMEOUTS_BEFORE_RECONNECT = 100;
+
     /** Builds a memcached template; not thread-safe, use once. */
     public static final class Builder extends AbstractCacheTemplateBuilder<Builder, MemcachedClient> {
 
@@ -213,6 +216,8 @@ public final class MemcachedCacheTemplates {
                     .setOpQueueFactory(new ArrayOperationQueueFactory(operationQueueSize))
                     .setWriteOpQueueFactory(new ArrayOperationQueueFactory(operationQueueSize))
                     .setOpQueueMaxBlockTime(0)
+                    // Recycle a connection after this many timeouts in a row (a stalled server; see OperationDeadlines).
+                    .setTimeoutExceptionThreshold(TIMEOUTS_BEFORE_RECONNECT)
                     .setFailureMode(FailureMode.Cancel)
                     .setMaxReconnectDelay(maxReconnectDelay.getSeconds())
                     .setDaemon(true)

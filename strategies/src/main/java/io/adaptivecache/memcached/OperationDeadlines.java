@@ -2,8 +2,10 @@ package io.adaptivecache.memcached;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 import io.adaptivecache.CacheTimeoutException;
@@ -65,9 +67,30 @@ final class OperationDeadlines implements AutoCloseable {
                 }
                 head.result.completeExceptionally(new CacheTimeoutException("memcached at " + target + " did not answer within "
                         + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
+                countTimeoutOnConnection(head.operation);
                 head.operation.cancel(false);
             }
             pending.poll();
+        }
+    }
+
+    /**
+     * Asking spymemcached's future for its result with no wait is how spymemcached learns of a
+     * timeout: it counts it against the operation's connection, and recycles a connection whose
+     * operations keep timing out (see {@code timeoutExceptionThreshold}). Without this, a
+     * connection whose bounded queues filled while its server stalled may never drain again
+     * (spymemcached stops moving operations to a full write queue and waits for a new operation,
+     * which the full input queue refuses).
+     */
+    private static void countTimeoutOnConnection(Future<?> operation) {
+        try {
+            operation.get(0, TimeUnit.NANOSECONDS);
+        }
+        catch (TimeoutException | ExecutionException | java.util.concurrent.CancellationException ex) {
+            // Expected: the call is overdue; spymemcached has now counted it.
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -61,10 +61,13 @@ final class WeightedKetamaConnectionFactory implements ConnectionFactory {
                 : new KetamaNodeLocator(nodes, DefaultHashAlgorithm.KETAMA_HASH);
     }
 
-    /** Passes {@code this}, not the delegate, so that the connection asks us for its locator. */
+    /**
+     * Passes {@code this}, not the delegate, so that the connection asks us for its locator; the
+     * connection drains its bounded queues after a stall ({@link QueueNudgingMemcachedConnection}).
+     */
     @Override
     public MemcachedConnection createConnection(List<InetSocketAddress> addresses) throws IOException {
-        return new MemcachedConnection(getReadBufSize(), this, addresses, getInitialObservers(), getFailureMode(),
+        return new QueueNudgingMemcachedConnection(getReadBufSize(), this, addresses, getInitialObservers(), getFailureMode(),
                 getOperationFactory());
     }
 
