@@ -82,8 +82,8 @@ class RedisCacheTemplateConfiguration {
                 return build(springHost, springPort, binder.bind("spring.data.redis.username", String.class).orElse(null),
                         binder.bind("spring.data.redis.password", String.class).orElse(null),
                         binder.bind("spring.data.redis.database", Integer.class).orElse(null),
-                        binder.bind("spring.data.redis.ssl.enabled", Boolean.class).orElse(null)
-                                || binder.bind("spring.data.redis.ssl.bundle", String.class).isBound() ? Boolean.TRUE : null,
+                        binder.bind("spring.data.redis.ssl.bundle", String.class).isBound() ? Boolean.TRUE
+                                : binder.bind("spring.data.redis.ssl.enabled", Boolean.class).orElse(null),
                         binder.bind("spring.data.redis.client-name", String.class).orElse(null));
             }
         }

@@ -9,6 +9,7 @@ import io.github.resilience4j.retry.RetryRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.micrometer.tagged.TaggedRetryMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -34,7 +35,7 @@ class ResilienceConfiguration {
      * application's Resilience4j integration, not twice here.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass({ TaggedCircuitBreakerMetrics.class, MeterBinder.class })
+    @ConditionalOnClass({ TaggedCircuitBreakerMetrics.class, MeterRegistry.class })
     static class ResilienceMetricsConfiguration {
 
         @Bean

@@ -67,7 +67,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         this.contextRunner.withUserConfiguration(SwitchEvents.class).withBean(SimpleMeterRegistry.class).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             // Boot's metrics auto-configuration would bind MeterBinder beans; it is not part of this runner.
-            context.getBean(MeterBinder.class).bindTo(registry);
+            context.getBean("adaptiveCacheMeterBinder", MeterBinder.class).bindTo(registry);
             DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
             template.set("meters:k", new byte[] {1}, Duration.ZERO);
             template.get("meters:k");
