@@ -1,0 +1,48 @@
+package io.adaptivecache.integration;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import io.adaptivecache.sample.SampleApplication;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.env.Environment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An application that exposes the adaptivecache endpoint but keeps its access read-only (the
+ * default; the sample opens it for its page, so this test closes it again): reads work, and the
+ * write operation does not exist over HTTP, so nothing can pin or switch a strategy.
+ */
+@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = { "management.endpoint.adaptivecache.access=read-only", "adaptive-cache.redis.adaptive.initial=multi" })
+class ReadOnlyEndpointIntegrationTests extends RealCacheServers {
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Autowired
+    private Environment environment;
+
+    private HttpResponse<String> send(String method, String path, String json) throws Exception {
+        URI uri = URI.create("http://127.0.0.1:" + this.environment.getProperty("local.server.port") + path);
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json)).build();
+        return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void readsShouldWorkAndThePinShouldNotBeReachable() throws Exception {
+        assertThat(send("GET", "/actuator/adaptivecache/redis", null).body()).contains("\"backend\":\"redis\"")
+                .contains("\"resilience\"").contains("\"circuitState\":\"CLOSED\"");
+
+        HttpResponse<String> pin = send("POST", "/actuator/adaptivecache/redis", "{\"action\":\"pin\",\"strategy\":\"single\"}");
+
+        assertThat(pin.statusCode()).isBetween(400, 499);
+        assertThat(send("GET", "/actuator/adaptivecache/redis", null).body()).doesNotContain("\"pinned\":\"SINGLE");
+    }
+}
