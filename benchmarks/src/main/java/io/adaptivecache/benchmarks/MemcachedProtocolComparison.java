@@ -6,12 +6,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
@@ -32,7 +26,6 @@ public final class MemcachedProtocolComparison {
 
     private static final int[] THREAD_COUNTS = {1, 8, 50, 200};
     private static final int ROUNDS = 3;
-    private static final int KEYS = 10_000;
     private static final Duration WARM_UP = Duration.ofSeconds(1);
     private static final Duration MEASURED = Duration.ofSeconds(3);
 
@@ -86,42 +79,7 @@ public final class MemcachedProtocolComparison {
     private static double opsPerSecond(String address, MemcachedProtocol protocol, int threads) throws InterruptedException {
         try (DefaultCacheTemplate<?> template = MemcachedCacheTemplates.builder().servers(address).protocol(protocol)
                 .strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)).start()) {
-            byte[] value = new byte[100];
-            for (int i = 0; i < KEYS; i++) {
-                template.set("bench:" + i, value, Duration.ZERO);
-            }
-            LongAdder operations = new LongAdder();
-            AtomicBoolean measuring = new AtomicBoolean();
-            AtomicBoolean stop = new AtomicBoolean();
-            ExecutorService executor = Executors.newFixedThreadPool(threads);
-            for (int t = 0; t < threads; t++) {
-                executor.execute(() -> {
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    while (!stop.get()) {
-                        String key = "bench:" + random.nextInt(KEYS);
-                        if (random.nextInt(10) < 8) {
-                            template.get(key);
-                        }
-                        else {
-                            template.set(key, value, Duration.ZERO);
-                        }
-                        if (measuring.get()) {
-                            operations.increment();
-                        }
-                    }
-                });
-            }
-            // Fixed-length windows are the measurement itself (closed-loop throughput over a set time), not a wait for a condition.
-            Thread.sleep(WARM_UP.toMillis());
-            measuring.set(true);
-            long started = System.nanoTime();
-            Thread.sleep(MEASURED.toMillis());
-            long counted = operations.sum();
-            double seconds = (System.nanoTime() - started) / 1e9;
-            stop.set(true);
-            executor.shutdown();
-            executor.awaitTermination(30, TimeUnit.SECONDS);
-            return counted / seconds;
+            return ClosedLoopLoad.opsPerSecond(template, threads, WARM_UP, MEASURED);
         }
     }
 }

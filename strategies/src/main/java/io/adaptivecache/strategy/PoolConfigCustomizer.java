@@ -10,8 +10,16 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 @FunctionalInterface
 public interface PoolConfigCustomizer {
 
-    /** Leaves the configuration as it is. */
-    PoolConfigCustomizer NONE = config -> {
+    /**
+     * Leaves the configuration as it is. A class rather than a lambda: a lambda's bootstrap
+     * resolves its parameter type, which would make commons-pool2 required even for templates
+     * that never open a POOLED strategy.
+     */
+    PoolConfigCustomizer NONE = new PoolConfigCustomizer() {
+
+        @Override
+        public void customize(GenericObjectPoolConfig<?> config) {
+        }
     };
 
     /**
