@@ -1,10 +1,6 @@
 package io.adaptivecache.integration;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 
 import io.adaptivecache.sample.SampleApplication;
 import org.junit.jupiter.api.Test;
@@ -23,16 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
         properties = { "management.endpoint.adaptivecache.access=read-only", "adaptive-cache.redis.adaptive.initial=multi" })
 class ReadOnlyEndpointIntegrationTests extends RealCacheServers {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
     @Autowired
     private Environment environment;
 
     private HttpResponse<String> send(String method, String path, String json) throws Exception {
-        URI uri = URI.create("http://127.0.0.1:" + this.environment.getProperty("local.server.port") + path);
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json)).build();
-        return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new SampleHttp(this.environment).send(method, path, json);
     }
 
     @Test
