@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.adaptivecache.testservers.DelayingProxy;
 import io.adaptivecache.testservers.MemcachedServer;
 import io.adaptivecache.testservers.RedisServer;
 import org.slf4j.Logger;

@@ -2,6 +2,8 @@ package io.adaptivecache.sample;
 
 import java.util.Map;
 
+import io.adaptivecache.testservers.DelayingProxy;
+
 /**
  * The delaying proxies the sample routes its cache connections through (when
  * {@code sample.delay-proxy.enabled} is true), by backend, so the page can add or remove a

@@ -12,6 +12,7 @@ import java.util.List;
 public final class MemcachedServer extends ServerProcess {
 
     private final int itemSizeMaxBytes;
+    private int memoryMegabytes = 64;
     private final String saslUser;
     private final String saslPassword;
     private java.nio.file.Path saslConfig;
@@ -48,6 +49,19 @@ public final class MemcachedServer extends ServerProcess {
      */
     public static MemcachedServer withSasl(String user, String password) {
         return new MemcachedServer(1024 * 1024, user, password);
+    }
+
+    /**
+     * Sets the server's memory for items ({@code -m}), 64 MiB unless set; before {@link #start()}.
+     * @param megabytes the memory in MiB
+     * @return this server
+     */
+    public MemcachedServer withMemoryMegabytes(int megabytes) {
+        if (megabytes < 1) {
+            throw new IllegalArgumentException("memory must be at least 1 MiB, was " + megabytes);
+        }
+        this.memoryMegabytes = megabytes;
+        return this;
     }
 
     @Override
@@ -97,7 +111,7 @@ public final class MemcachedServer extends ServerProcess {
     @Override
     protected List<String> arguments(int port) {
         List<String> arguments = new ArrayList<>(List.of("-l", HOST, "-p", Integer.toString(port), "-U", "0", "-t", "2",
-                "-m", "64", "-I", Integer.toString(itemSizeMaxBytes), "-c", "1024"));
+                "-m", Integer.toString(memoryMegabytes), "-I", Integer.toString(itemSizeMaxBytes), "-c", "1024"));
         // memcached refuses to run as root unless told which user to run as.
         arguments.addAll(List.of("-u", System.getProperty("user.name")));
         if (saslUser != null) {

@@ -1,4 +1,4 @@
-package io.adaptivecache.sample;
+package io.adaptivecache.testservers;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,9 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A loopback TCP proxy that holds every chunk of bytes for a configurable delay in each
  * direction, to stand in for a network round trip (1 ms each way is about 2 ms more per call).
- * Order is kept: each direction of each connection is one FIFO. Dev only, for the sample's page.
+ * Order is kept: each direction of each connection is one FIFO, served by a reader thread that
+ * stamps each chunk with its release time and a writer thread that waits for it.
+ *
+ * <p>The sample runs it in its own JVM to show a slow network; the benchmarks run it as a
+ * separate process ({@link #main}) so that its threads and CPU are not counted as the client's.
  */
-final class DelayingProxy implements AutoCloseable {
+public final class DelayingProxy implements AutoCloseable {
 
     private final InetSocketAddress target;
     private final ServerSocket listener;
@@ -28,24 +32,59 @@ final class DelayingProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean open = true;
 
-    DelayingProxy(String targetHost, int targetPort) throws IOException {
+    /**
+     * Starts a proxy on a free loopback port, without delay until {@link #delayMillis(long)} sets one.
+     * @param targetHost the server's host
+     * @param targetPort the server's port
+     * @throws IOException if no port can be bound
+     */
+    public DelayingProxy(String targetHost, int targetPort) throws IOException {
         this.target = new InetSocketAddress(targetHost, targetPort);
         this.listener = new ServerSocket(0, 128, InetAddress.getByName("127.0.0.1"));
-        Thread acceptor = new Thread(this::accept, "sample-delay-proxy-" + targetPort);
+        Thread acceptor = new Thread(this::accept, "delay-proxy-" + targetPort);
         acceptor.setDaemon(true);
         acceptor.start();
     }
 
-    int port() {
+    /** @return the loopback port clients connect to */
+    public int port() {
         return this.listener.getLocalPort();
     }
 
-    void delayMillis(long millis) {
+    /**
+     * Sets the delay added in each direction, for bytes read from now on.
+     * @param millis the delay; negative counts as none
+     */
+    public void delayMillis(long millis) {
         this.delayNanos.set(TimeUnit.MILLISECONDS.toNanos(Math.max(0, millis)));
     }
 
-    long delayMillis() {
+    /** @return the delay added in each direction */
+    public long delayMillis() {
         return TimeUnit.NANOSECONDS.toMillis(this.delayNanos.get());
+    }
+
+    /**
+     * Runs a proxy as its own process: prints {@code port N} on standard output once it listens,
+     * and exits when standard input closes (its parent went away).
+     * @param args {@code host:port} of the server and the delay in milliseconds each way
+     * @throws IOException if no port can be bound
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2 || !args[0].contains(":")) {
+            System.err.println("usage: DelayingProxy <host:port> <delay-millis>");
+            System.exit(2);
+        }
+        int colon = args[0].lastIndexOf(':');
+        try (DelayingProxy proxy = new DelayingProxy(args[0].substring(0, colon), Integer.parseInt(args[0].substring(colon + 1)))) {
+            proxy.delayMillis(Long.parseLong(args[1]));
+            System.out.println("port " + proxy.port());
+            System.out.flush();
+            byte[] ignored = new byte[256];
+            while (System.in.read(ignored) >= 0) {
+                // the parent holds our standard input open for as long as it needs the proxy
+            }
+        }
     }
 
     private void accept() {
@@ -88,7 +127,7 @@ final class DelayingProxy implements AutoCloseable {
                 // closed
             }
             queue.put(new Chunk(null, Math.max(lastRelease, System.nanoTime()), sequence.getAndIncrement()));
-        }, "sample-delay-proxy-read");
+        }, "delay-proxy-read");
         Thread writer = new Thread(() -> {
             try {
                 for (;;) {
@@ -105,7 +144,7 @@ final class DelayingProxy implements AutoCloseable {
             }
             closeQuietly(from);
             closeQuietly(to);
-        }, "sample-delay-proxy-write");
+        }, "delay-proxy-write");
         reader.setDaemon(true);
         writer.setDaemon(true);
         reader.start();

@@ -1,0 +1,243 @@
+package io.adaptivecache.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.Network;
+
+/**
+ * The benchmark's command line. Every option has a full-run default; {@code --quick} switches
+ * the defaults to a run of about two minutes that proves the harness end to end (CI runs it),
+ * and any option given explicitly still wins.
+ */
+final class BenchmarkOptions {
+
+    static final String USAGE = """
+            usage: java -jar benchmarks/target/adaptive-cache-benchmarks.jar [options]
+
+              --quick                  a short run that proves the harness (1 round, 1 and 50 threads, 100 B, short cells)
+              --threads 1,8,50,200     caller thread counts
+              --sizes 100,10KiB,100KiB value sizes (B, KiB or MiB)
+              --networks loopback,delayed
+              --backends redis,memcached
+              --targets ID,...         only these targets (ids as in the report; a trailing * matches a prefix)
+              --rounds 3               interleaved rounds; figures are medians over rounds
+              --warm-up 1s             load before measuring each cell
+              --measure 3s             the measured window of each cell
+              --settle 20s             the longest the adaptive target may take to settle after the warm-up
+              --adaptive-window 1s     the adaptive switcher's window (dwell 3x, trial 3x unless given)
+              --adaptive-dwell 3s
+              --adaptive-trial 3s
+              --delay 1ms              the delaying proxy's delay in each direction
+              --timeout 5s             every client's command, operation and pool-wait timeout
+              --redis HOST:PORT        use a running Redis instead of starting one (its keys bench:* are overwritten)
+              --memcached HOST:PORT    use a running memcached instead of starting one
+              --out DIR                where results go (default benchmarks/results/<time>)
+            """;
+
+    List<Integer> threads = List.of(1, 8, 50, 200);
+    List<Integer> sizes = List.of(100, 10 * 1024, 100 * 1024);
+    List<Network> networks = List.of(Network.LOOPBACK, Network.DELAYED);
+    List<Backend> backends = List.of(Backend.REDIS, Backend.MEMCACHED);
+    List<String> targets = List.of();
+    int rounds = 3;
+    Duration warmUp = Duration.ofSeconds(1);
+    Duration measure = Duration.ofSeconds(3);
+    Duration settle = Duration.ofSeconds(20);
+    Duration adaptiveWindow = Duration.ofSeconds(1);
+    Duration adaptiveDwell;
+    Duration adaptiveTrial;
+    Duration delay = Duration.ofMillis(1);
+    Duration timeout = Duration.ofSeconds(5);
+    Map<Backend, String> addresses = new EnumMap<>(Backend.class);
+    Path out;
+    boolean quick;
+    final List<String> arguments;
+
+    private BenchmarkOptions(List<String> arguments) {
+        this.arguments = arguments;
+    }
+
+    static BenchmarkOptions parse(String[] args) {
+        BenchmarkOptions options = new BenchmarkOptions(List.of(args));
+        Map<String, String> given = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (!arg.startsWith("--")) {
+                throw new IllegalArgumentException("Unexpected argument '" + arg + "'");
+            }
+            String name = arg.substring(2);
+            String value = null;
+            int equals = name.indexOf('=');
+            if (equals >= 0) {
+                value = name.substring(equals + 1);
+                name = name.substring(0, equals);
+            }
+            else if (!name.equals("quick") && !name.equals("help")) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("--" + name + " needs a value");
+                }
+                value = args[++i];
+            }
+            given.put(name, value);
+        }
+        if (given.containsKey("help")) {
+            throw new UsageRequested();
+        }
+        if (given.containsKey("quick")) {
+            options.quick = true;
+            options.threads = List.of(1, 50);
+            options.sizes = List.of(100);
+            options.rounds = 1;
+            options.warmUp = Duration.ofMillis(300);
+            options.measure = Duration.ofMillis(700);
+            options.settle = Duration.ofSeconds(3);
+            options.adaptiveWindow = Duration.ofMillis(500);
+        }
+        given.remove("quick");
+        given.forEach((name, value) -> options.set(name, value));
+        if (options.adaptiveDwell == null) {
+            options.adaptiveDwell = options.adaptiveWindow.multipliedBy(3);
+        }
+        if (options.adaptiveTrial == null) {
+            options.adaptiveTrial = options.adaptiveWindow.multipliedBy(3);
+        }
+        if (options.out == null) {
+            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+            Path base = Files.isDirectory(Path.of("benchmarks", "src")) ? Path.of("benchmarks", "results") : Path.of("results");
+            options.out = base.resolve(stamp + (options.quick ? "-quick" : ""));
+        }
+        return options;
+    }
+
+    private void set(String name, String value) {
+        switch (name) {
+            case "threads" -> this.threads = list(value, name, text -> positive(Integer.parseInt(text), name));
+            case "sizes" -> this.sizes = list(value, name, BenchmarkOptions::bytes);
+            case "networks" -> this.networks = list(value, name, text -> Network.valueOf(text.toUpperCase(Locale.ROOT)));
+            case "backends" -> this.backends = list(value, name, text -> Backend.valueOf(text.toUpperCase(Locale.ROOT)));
+            case "targets" -> this.targets = list(value, name, String::trim);
+            case "rounds" -> this.rounds = positive(Integer.parseInt(value), name);
+            case "warm-up" -> this.warmUp = duration(value, name);
+            case "measure" -> this.measure = duration(value, name);
+            case "settle" -> this.settle = duration(value, name);
+            case "adaptive-window" -> this.adaptiveWindow = duration(value, name);
+            case "adaptive-dwell" -> this.adaptiveDwell = duration(value, name);
+            case "adaptive-trial" -> this.adaptiveTrial = duration(value, name);
+            case "delay" -> this.delay = duration(value, name);
+            case "timeout" -> this.timeout = duration(value, name);
+            case "redis" -> this.addresses.put(Backend.REDIS, address(value, name));
+            case "memcached" -> this.addresses.put(Backend.MEMCACHED, address(value, name));
+            case "out" -> this.out = Path.of(value);
+            default -> throw new IllegalArgumentException("Unknown option --" + name);
+        }
+    }
+
+    boolean selects(String targetId) {
+        if (this.targets.isEmpty()) {
+            return true;
+        }
+        return this.targets.stream().anyMatch(pattern -> pattern.endsWith("*")
+                ? targetId.startsWith(pattern.substring(0, pattern.length() - 1)) : targetId.equals(pattern));
+    }
+
+    private static <T> List<T> list(String value, String name, Function<String, T> parser) {
+        List<T> values = new ArrayList<>();
+        for (String part : value.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            try {
+                values.add(parser.apply(part.trim()));
+            }
+            catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("--" + name + ": cannot read '" + part.trim() + "' (" + ex.getMessage() + ")", ex);
+            }
+        }
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("--" + name + " needs at least one value");
+        }
+        return List.copyOf(values);
+    }
+
+    static Duration duration(String value, String name) {
+        String text = value.trim().toLowerCase(Locale.ROOT);
+        Duration duration;
+        if (text.endsWith("ms")) {
+            duration = Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+        }
+        else if (text.endsWith("s")) {
+            duration = Duration.ofMillis(Math.round(Double.parseDouble(text.substring(0, text.length() - 1)) * 1000));
+        }
+        else if (text.endsWith("m")) {
+            duration = Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)) * 60);
+        }
+        else {
+            throw new IllegalArgumentException("--" + name + ": '" + value + "' needs a unit: ms, s or m");
+        }
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("--" + name + " must not be negative");
+        }
+        return duration;
+    }
+
+    static int bytes(String value) {
+        String text = value.trim();
+        String lower = text.toLowerCase(Locale.ROOT);
+        long bytes;
+        if (lower.endsWith("kib")) {
+            bytes = Long.parseLong(text.substring(0, text.length() - 3)) * 1024;
+        }
+        else if (lower.endsWith("mib")) {
+            bytes = Long.parseLong(text.substring(0, text.length() - 3)) * 1024 * 1024;
+        }
+        else if (lower.endsWith("b")) {
+            bytes = Long.parseLong(text.substring(0, text.length() - 1).trim());
+        }
+        else {
+            bytes = Long.parseLong(text);
+        }
+        // memcached's default item limit is 1 MiB including the item header.
+        if (bytes < 1 || bytes > 512 * 1024) {
+            throw new IllegalArgumentException("a value size must be between 1 B and 512 KiB, was " + text);
+        }
+        return (int) bytes;
+    }
+
+    private static String address(String value, String name) {
+        int colon = value.lastIndexOf(':');
+        if (colon <= 0 || colon == value.length() - 1) {
+            throw new IllegalArgumentException("--" + name + " needs HOST:PORT, was '" + value + "'");
+        }
+        Integer.parseInt(value.substring(colon + 1));
+        return value;
+    }
+
+    private static int positive(int value, String name) {
+        if (value < 1) {
+            throw new IllegalArgumentException("--" + name + " must be at least 1, was " + value);
+        }
+        return value;
+    }
+
+    /** {@code --help}: print the usage and stop. */
+    static final class UsageRequested extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        UsageRequested() {
+            super("usage requested", null, false, false);
+        }
+    }
+}

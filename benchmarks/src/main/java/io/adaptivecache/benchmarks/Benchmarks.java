@@ -1,0 +1,206 @@
+package io.adaptivecache.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+
+import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.CellResult;
+import io.adaptivecache.benchmarks.load.ClosedLoopRunner;
+import io.adaptivecache.benchmarks.load.KeyspaceFiller;
+import io.adaptivecache.benchmarks.load.LoadedClient;
+import io.adaptivecache.benchmarks.load.Network;
+import io.adaptivecache.benchmarks.load.Settling;
+import io.adaptivecache.benchmarks.load.Workload;
+import io.adaptivecache.benchmarks.report.Charts;
+import io.adaptivecache.benchmarks.report.CsvLog;
+import io.adaptivecache.benchmarks.report.MarkdownReport;
+import io.adaptivecache.benchmarks.report.ResultSet;
+import io.adaptivecache.benchmarks.report.RunFacts;
+import io.adaptivecache.benchmarks.servers.BenchmarkServers;
+import io.adaptivecache.benchmarks.targets.BenchTarget;
+import io.adaptivecache.benchmarks.targets.Targets;
+
+/**
+ * The benchmark: every selected target on every workload, interleaved within each round (the
+ * order of targets rotates from round to round), written as {@code cells.csv} while it runs and
+ * as {@code results.md}, {@code details.md} and PNG charts at the end.
+ *
+ * <pre>./mvnw -q -pl benchmarks -am package -DskipTests &amp;&amp; java -jar benchmarks/target/adaptive-cache-benchmarks.jar [--quick]</pre>
+ */
+public final class Benchmarks {
+
+    private Benchmarks() {
+    }
+
+    /**
+     * Runs the benchmark.
+     * @param args options; {@code --help} lists them
+     * @throws Exception if the run fails
+     */
+    public static void main(String[] args) throws Exception {
+        BenchmarkOptions options;
+        try {
+            options = BenchmarkOptions.parse(args);
+        }
+        catch (BenchmarkOptions.UsageRequested ex) {
+            System.out.print(BenchmarkOptions.USAGE);
+            return;
+        }
+        catch (IllegalArgumentException ex) {
+            System.err.println(ex.getMessage());
+            System.err.print(BenchmarkOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        Path results = run(options);
+        System.out.println("Results: " + results.toAbsolutePath());
+    }
+
+    static Path run(BenchmarkOptions options) throws Exception {
+        // Before any spymemcached class logs: its default logger costs half its throughput (see anchors.md).
+        if (System.getProperty("net.spy.log.LoggerImpl") == null) {
+            System.setProperty("net.spy.log.LoggerImpl", "net.spy.memcached.compat.log.SLF4JLogger");
+        }
+        System.setProperty("java.awt.headless", "true");
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<BenchTarget> catalog = Targets.all(cores, options.timeout, options.adaptiveWindow, options.adaptiveDwell,
+                options.adaptiveTrial);
+        List<BenchTarget> targets = catalog.stream()
+                .filter(target -> options.backends.contains(target.backend()) && options.selects(target.id())).toList();
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("No target matches --targets " + options.targets + " on " + options.backends);
+        }
+        Files.createDirectories(options.out);
+        List<Backend> backends = options.backends.stream()
+                .filter(backend -> targets.stream().anyMatch(target -> target.backend() == backend)).toList();
+        printPlan(options, targets, backends);
+        Instant started = Instant.now();
+        ResultSet resultSet = new ResultSet(targets.stream().map(BenchTarget::id).toList());
+        ClosedLoopRunner runner = new ClosedLoopRunner(options.warmUp, options.measure, options.settle);
+        try (BenchmarkServers servers = new BenchmarkServers(backends, options.addresses,
+                options.networks.contains(Network.DELAYED), options.delay.toMillis());
+                CsvLog csv = new CsvLog(options.out)) {
+            for (int round = 1; round <= options.rounds; round++) {
+                for (Backend backend : backends) {
+                    List<BenchTarget> order = rotated(targets.stream().filter(target -> target.backend() == backend).toList(), round - 1);
+                    for (int size : options.sizes) {
+                        byte[] value = new byte[size];
+                        new SplittableRandom(size).nextBytes(value);
+                        KeyspaceFiller.fill(backend, servers.address(backend, Network.LOOPBACK), value);
+                        for (Network network : options.networks) {
+                            String[] hostPort = servers.address(backend, network).split(":");
+                            for (int threads : options.threads) {
+                                Workload workload = new Workload(backend, network, size, threads);
+                                for (BenchTarget target : order) {
+                                    CellResult cell = measure(runner, target, hostPort[0], Integer.parseInt(hostPort[1]), workload,
+                                            round, value);
+                                    resultSet.add(cell);
+                                    csv.append(cell);
+                                    System.out.println(progress(cell));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Instant finished = Instant.now();
+        Map<String, BenchTarget.Kind> kinds = new LinkedHashMap<>();
+        targets.forEach(target -> kinds.putIfAbsent(target.id(), target.kind()));
+        Map<Workload.Group, List<Path>> charts = Charts.write(resultSet, kinds, options.out);
+        return new MarkdownReport(resultSet, targets, facts(options, started, finished)).write(options.out, charts);
+    }
+
+    private static CellResult measure(ClosedLoopRunner runner, BenchTarget target, String host, int port, Workload workload,
+            int round, byte[] value) {
+        // Leave the previous cell's garbage out of this one.
+        System.gc();
+        LoadedClient client;
+        try {
+            client = target.open(host, port, workload.threads());
+        }
+        catch (Exception ex) {
+            return new CellResult(target.id(), workload, round, 0, 0, 0, 0, 0, 0, 1, "could not open: " + ex, 0, 0, Settling.FIXED);
+        }
+        try (client) {
+            return runner.run(target.id(), client, workload, round, value);
+        }
+    }
+
+    private static <T> List<T> rotated(List<T> list, int by) {
+        List<T> rotated = new ArrayList<>(list);
+        if (!rotated.isEmpty()) {
+            java.util.Collections.rotate(rotated, -(by % rotated.size()));
+        }
+        return rotated;
+    }
+
+    private static void printPlan(BenchmarkOptions options, List<BenchTarget> targets, List<Backend> backends) {
+        long cells = 0;
+        long adaptiveCells = 0;
+        for (Backend backend : backends) {
+            long perWorkload = targets.stream().filter(target -> target.backend() == backend).count();
+            long adaptive = targets.stream().filter(target -> target.backend() == backend && target.id().equals(Targets.ADAPTIVE)).count();
+            long workloads = (long) options.rounds * options.sizes.size() * options.networks.size() * options.threads.size();
+            cells += perWorkload * workloads;
+            adaptiveCells += adaptive * workloads;
+        }
+        Duration perCell = options.warmUp.plus(options.measure).plusMillis(300);
+        Duration longest = perCell.multipliedBy(cells).plus(options.settle.multipliedBy(adaptiveCells));
+        System.out.printf(Locale.ROOT, "%d cells (%d targets, %d rounds); about %d min, at most %d min; results in %s%n", cells,
+                targets.size(), options.rounds, perCell.multipliedBy(cells).toMinutes() + 1, longest.toMinutes() + 1, options.out);
+    }
+
+    private static String progress(CellResult cell) {
+        Workload workload = cell.workload();
+        String line = String.format(Locale.ROOT, "[r%d %s %s %s %3d thr] %-15s %,10.0f ops/s  p99 %8.2f ms  cpu %.2f  miss %d  err %d",
+                cell.round(), workload.backend().label(), workload.network().label(), Workload.sizeLabel(workload.valueBytes()),
+                workload.threads(), cell.target(), cell.opsPerSecond(), cell.p99Micros() / 1000, cell.cpuCores(), cell.misses(), cell.errors());
+        if (cell.settling().finalStrategy() != null) {
+            line += String.format(Locale.ROOT, "  -> %s, %d switches, last at %.1f s%s", cell.settling().finalStrategy(),
+                    cell.settling().switches(), cell.settling().lastSwitchAfter().toMillis() / 1000.0,
+                    cell.settling().settled() ? "" : ", not settled");
+        }
+        if (cell.firstError() != null) {
+            line += "  first error: " + cell.firstError();
+        }
+        return line;
+    }
+
+    private static Map<String, Map<String, String>> facts(BenchmarkOptions options, Instant started, Instant finished) {
+        Map<String, String> run = new LinkedHashMap<>();
+        run.put("Command", "`java -jar benchmarks/target/adaptive-cache-benchmarks.jar" + (options.arguments.isEmpty() ? ""
+                : " " + String.join(" ", options.arguments)) + "`");
+        run.put("Started", started.toString());
+        run.put("Duration", Duration.between(started, finished).toMinutes() + " min");
+        run.put("Rounds", Integer.toString(options.rounds));
+        run.put("Cell", "warm-up " + options.warmUp.toMillis() + " ms, measured " + options.measure.toMillis() + " ms");
+        run.put("Caller threads", options.threads.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+        run.put("Value sizes", options.sizes.stream().map(Workload::sizeLabel).collect(Collectors.joining(", ")));
+        run.put("Networks", options.networks.stream().map(network -> network == Network.DELAYED
+                ? "delayed (proxy in its own JVM, " + options.delay.toMillis() + " ms each way)" : network.label())
+                .collect(Collectors.joining(", ")));
+        run.put("Timeouts", options.timeout.toMillis() + " ms for every client's commands and pool waits");
+        run.put("Adaptive", "window " + options.adaptiveWindow.toMillis() + " ms, dwell " + options.adaptiveDwell.toMillis()
+                + " ms, trial " + options.adaptiveTrial.toMillis() + " ms, settle limit " + options.settle.toMillis()
+                + " ms; other settings the defaults");
+        run.put("Servers", options.addresses.isEmpty() ? "started by the harness on free loopback ports (memcached -t 2 -m 2048)"
+                : "given: " + options.addresses);
+        Map<String, Map<String, String>> facts = new LinkedHashMap<>();
+        facts.put("Run", run);
+        facts.put("Machine", RunFacts.machine());
+        Map<String, String> versions = new LinkedHashMap<>(RunFacts.servers());
+        versions.putAll(RunFacts.libraries());
+        facts.put("Versions", versions);
+        return facts;
+    }
+}

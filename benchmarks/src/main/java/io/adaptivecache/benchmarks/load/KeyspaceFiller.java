@@ -1,0 +1,44 @@
+package io.adaptivecache.benchmarks.load;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.memcached.MemcachedCacheTemplates;
+import io.adaptivecache.redis.RedisCacheTemplates;
+import io.adaptivecache.strategy.StrategySpec;
+
+/** Writes every key of the key space with the workload's value before its cells run, so that gets hit from the first call. */
+public final class KeyspaceFiller {
+
+    private static final int IN_FLIGHT = 256;
+
+    private KeyspaceFiller() {
+    }
+
+    /**
+     * Fills the key space.
+     * @param backend the server
+     * @param address its {@code host:port}
+     * @param value the value
+     */
+    public static void fill(Backend backend, String address, byte[] value) {
+        try (DefaultCacheTemplate<?> template = backend == Backend.REDIS
+                ? RedisCacheTemplates.builder().uri("redis://" + address).commandTimeout(Duration.ofSeconds(10))
+                        .strategy(StrategySpec.single()).start()
+                : MemcachedCacheTemplates.builder().servers(address).operationTimeout(Duration.ofSeconds(10))
+                        .strategy(StrategySpec.single()).start()) {
+            List<CompletableFuture<Void>> inFlight = new ArrayList<>(IN_FLIGHT);
+            for (int i = 0; i < ClosedLoopRunner.KEYS; i++) {
+                inFlight.add(template.setAsync(ClosedLoopRunner.key(i), value, Duration.ZERO));
+                if (inFlight.size() == IN_FLIGHT) {
+                    CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
+                    inFlight.clear();
+                }
+            }
+            CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
+        }
+    }
+}

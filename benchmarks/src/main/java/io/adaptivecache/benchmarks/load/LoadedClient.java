@@ -1,0 +1,40 @@
+package io.adaptivecache.benchmarks.load;
+
+import java.time.Duration;
+
+/**
+ * What the closed-loop callers drive: a blocking get and set of {@code byte[]} values, called
+ * from many threads at once. Each target (ours, hand-written, or a peer client) adapts its own
+ * API to this, doing no more than its users would write.
+ */
+public interface LoadedClient extends AutoCloseable {
+
+    /**
+     * Reads a value.
+     * @param key the key
+     * @return the value, or {@code null} on a miss
+     */
+    byte[] get(String key);
+
+    /**
+     * Writes a value without expiry.
+     * @param key the key
+     * @param value the value
+     */
+    void set(String key, byte[] value);
+
+    /**
+     * Waits, while the callers keep running, until a self-tuning client has settled; fixed clients
+     * return at once.
+     * @param loadStartedNanos when the callers started ({@link System#nanoTime()})
+     * @param limit the longest wait
+     * @return how it settled
+     */
+    default Settling settle(long loadStartedNanos, Duration limit) {
+        return Settling.FIXED;
+    }
+
+    /** Closes every connection the client opened. */
+    @Override
+    void close();
+}

@@ -1,0 +1,63 @@
+package io.adaptivecache.benchmarks.report;
+
+import java.util.List;
+
+import io.adaptivecache.benchmarks.load.Backend;
+
+/**
+ * A ratio the report shows on every workload of a backend: the numerator's throughput over the
+ * best denominator's, taken within each round (so that both saw the same machine) and reported
+ * as the median over rounds.
+ *
+ * @param section the question it answers
+ * @param backend the backend
+ * @param numerator the target on top
+ * @param denominators the targets below; the best of them in each round counts
+ * @param goal what the project claims, as text; not asserted
+ */
+public record Comparison(String section, Backend backend, String numerator, List<String> denominators, String goal) {
+
+    /** @return for example {@code ours-multi / lettuce-multi} */
+    public String label() {
+        return this.numerator + " / " + (this.denominators.size() == 1 ? this.denominators.get(0)
+                : "best of " + String.join(", ", this.denominators));
+    }
+
+    /** The comparisons the issue asks for, in report order. */
+    static final List<Comparison> ALL = List.of(
+            new Comparison(Sections.OVERHEAD, Backend.REDIS, "ours-single", List.of("lettuce-single"), "≥ 0.95"),
+            new Comparison(Sections.OVERHEAD, Backend.REDIS, "ours-multi", List.of("lettuce-multi"), "≥ 0.95"),
+            new Comparison(Sections.OVERHEAD, Backend.REDIS, "ours-pooled-8", List.of("lettuce-pool-8"), "≥ 0.95"),
+            new Comparison(Sections.OVERHEAD, Backend.REDIS, "ours-pooled-50", List.of("lettuce-pool-50"), "≥ 0.95"),
+            new Comparison(Sections.OVERHEAD, Backend.MEMCACHED, "ours-single", List.of("spy-single"), "≥ 0.95"),
+            new Comparison(Sections.OVERHEAD, Backend.MEMCACHED, "ours-multi", List.of("spy-array"), "≥ 0.95"),
+            new Comparison(Sections.OVERHEAD, Backend.MEMCACHED, "ours-pooled-8", List.of("spy-pool-8"), "≥ 0.95"),
+            new Comparison(Sections.SEEDS, Backend.REDIS, "ours-pooled-8", List.of("ours-multi"), "< 1 at 200 threads"),
+            new Comparison(Sections.SEEDS, Backend.REDIS, "ours-pooled-50", List.of("ours-multi"), "< 1 at 200 threads"),
+            new Comparison(Sections.SEEDS, Backend.REDIS, "ours-single", List.of("ours-multi"), "< 1"),
+            new Comparison(Sections.SEEDS, Backend.REDIS, "jedis-pool-50", List.of("jedis-pool-200"), "seeds: pool of 50 ahead"),
+            new Comparison(Sections.SEEDS, Backend.MEMCACHED, "ours-pooled-8", List.of("ours-multi"), "< 1 at 200 threads"),
+            new Comparison(Sections.SEEDS, Backend.MEMCACHED, "ours-single", List.of("ours-multi"), "< 1"),
+            new Comparison(Sections.ALTERNATIVES, Backend.REDIS, "ours-multi", List.of("sdr-shared"), "> 1 at 200 threads"),
+            new Comparison(Sections.ALTERNATIVES, Backend.REDIS, "ours-multi", List.of("sdr-pool-8"), "> 1 at 200 threads"),
+            new Comparison(Sections.ALTERNATIVES, Backend.REDIS, "ours-multi", List.of("jedis-pool-8", "jedis-pool-50", "jedis-pool-200"),
+                    "> 1 at 200 threads"),
+            new Comparison(Sections.ALTERNATIVES, Backend.MEMCACHED, "ours-multi", List.of("spy-pool-8"), "> 1"),
+            new Comparison(Sections.ALTERNATIVES, Backend.MEMCACHED, "ours-multi", List.of("xmemcached"), "issue #10: ≥ 0.9"),
+            new Comparison(Sections.ADAPTIVE, Backend.REDIS, "ours-adaptive",
+                    List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-pooled-50"), "≥ 0.95"),
+            new Comparison(Sections.ADAPTIVE, Backend.MEMCACHED, "ours-adaptive", List.of("ours-single", "ours-multi", "ours-pooled-8"),
+                    "≥ 0.95"));
+
+    /** The report's ratio sections. */
+    static final class Sections {
+
+        static final String OVERHEAD = "Our overhead: CacheTemplate against the same strategy written by hand";
+        static final String SEEDS = "The source articles' findings, on this machine";
+        static final String ALTERNATIVES = "Against what users would pick instead";
+        static final String ADAPTIVE = "Adaptive against the best fixed strategy of each workload";
+
+        private Sections() {
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.adaptivecache.benchmarks.servers;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.adaptivecache.testservers.DelayingProxy;
+
+/**
+ * A {@link DelayingProxy} in a JVM of its own, so that its threads and CPU are not counted as
+ * the client's. It runs on this JVM's class path and exits when this JVM closes its input.
+ */
+final class ProxyProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+
+    ProxyProcess(String target, long delayMillis) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        this.process = new ProcessBuilder(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                DelayingProxy.class.getName(), target, Long.toString(delayMillis)))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        BufferedReader output = new BufferedReader(new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));
+        String line = output.readLine();
+        if (line == null || !line.startsWith("port ")) {
+            this.process.destroyForcibly();
+            throw new IOException("The delaying proxy for " + target + " did not start (said: " + line + ")");
+        }
+        this.port = Integer.parseInt(line.substring("port ".length()).trim());
+    }
+
+    int port() {
+        return this.port;
+    }
+
+    @Override
+    public void close() {
+        try {
+            this.process.getOutputStream().close();
+            if (!this.process.waitFor(5, TimeUnit.SECONDS)) {
+                this.process.destroyForcibly();
+            }
+        }
+        catch (IOException ex) {
+            this.process.destroyForcibly();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            this.process.destroyForcibly();
+        }
+    }
+}

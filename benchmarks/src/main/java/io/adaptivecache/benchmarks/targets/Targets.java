@@ -1,0 +1,104 @@
+package io.adaptivecache.benchmarks.targets;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.targets.AdaptiveTemplateClient.AdaptiveTimings;
+import io.adaptivecache.benchmarks.targets.BenchTarget.Kind;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.memcached.MemcachedCacheTemplates;
+import io.adaptivecache.redis.RedisCacheTemplates;
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+
+/**
+ * Every target the benchmark knows. Every client gets the same timeout (command, operation and
+ * pool wait) so that no target fails where another merely waits; pools are fixed-size.
+ */
+public final class Targets {
+
+    /** The id of adaptive-cache in adaptive mode, on either backend. */
+    public static final String ADAPTIVE = "ours-adaptive";
+
+    private Targets() {
+    }
+
+    /**
+     * The catalog.
+     * @param cores N for the multi-connection strategies (the machine's processor count)
+     * @param timeout every client's timeout
+     * @param window the adaptive switcher's window
+     * @param dwell its least time between switches
+     * @param trial its trial length
+     * @return every target, Redis first
+     */
+    public static List<BenchTarget> all(int cores, Duration timeout, Duration window, Duration dwell, Duration trial) {
+        AdaptiveTimings timings = new AdaptiveTimings(window, dwell, trial);
+        List<BenchTarget> targets = new ArrayList<>();
+        StrategySpec multi = StrategySpec.multi(cores, SelectorType.ROUND_ROBIN);
+
+        Backend redis = Backend.REDIS;
+        targets.add(new BenchTarget("ours-single", "CacheTemplate, SINGLE", redis, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new CacheTemplateClient(redis(host, port, timeout, StrategySpec.single()))));
+        targets.add(new BenchTarget("ours-multi", "CacheTemplate, MULTI(" + cores + ")", redis, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new CacheTemplateClient(redis(host, port, timeout, multi))));
+        for (int size : new int[] {8, 50}) {
+            targets.add(new BenchTarget("ours-pooled-" + size, "CacheTemplate, POOLED(" + size + ")", redis, Kind.ADAPTIVE_CACHE,
+                    (host, port, threads) -> new CacheTemplateClient(redis(host, port, timeout, pooled(size, timeout)))));
+        }
+        targets.add(new BenchTarget(ADAPTIVE, "CacheTemplate, adaptive (starts MULTI(" + cores + "))", redis, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new AdaptiveTemplateClient(redis(host, port, timeout, multi), timings)));
+        targets.add(new BenchTarget("lettuce-single", "Lettuce by hand, one shared connection", redis, Kind.HAND_WRITTEN,
+                (host, port, threads) -> LettuceClients.shared(host, port, timeout)));
+        targets.add(new BenchTarget("lettuce-multi", "Lettuce by hand, " + cores + " connections round-robin", redis,
+                Kind.HAND_WRITTEN, (host, port, threads) -> LettuceClients.multi(host, port, cores, timeout)));
+        for (int size : new int[] {8, 50}) {
+            targets.add(new BenchTarget("lettuce-pool-" + size, "Lettuce by hand, commons-pool2 pool of " + size, redis,
+                    Kind.HAND_WRITTEN, (host, port, threads) -> LettuceClients.pooled(host, port, size, timeout)));
+        }
+        targets.add(new BenchTarget("sdr-shared", "Spring Data RedisTemplate, Lettuce shared connection (Boot default)", redis,
+                Kind.PEER, (host, port, threads) -> SpringDataRedisClients.shared(host, port, timeout)));
+        targets.add(new BenchTarget("sdr-pool-8", "Spring Data RedisTemplate, Lettuce commons-pool2 pool of 8", redis, Kind.PEER,
+                (host, port, threads) -> SpringDataRedisClients.pooled(host, port, 8, timeout)));
+        for (int size : new int[] {8, 50, 200}) {
+            targets.add(new BenchTarget("jedis-pool-" + size, "Jedis, JedisPool of " + size, redis, Kind.PEER,
+                    (host, port, threads) -> new JedisPoolClient(host, port, size, timeout)));
+        }
+
+        Backend memcached = Backend.MEMCACHED;
+        targets.add(new BenchTarget("ours-single", "CacheTemplate, SINGLE", memcached, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, StrategySpec.single()))));
+        targets.add(new BenchTarget("ours-multi", "CacheTemplate, MULTI(" + cores + ")", memcached, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, multi))));
+        targets.add(new BenchTarget("ours-pooled-8", "CacheTemplate, POOLED(8)", memcached, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, pooled(8, timeout)))));
+        targets.add(new BenchTarget(ADAPTIVE, "CacheTemplate, adaptive (starts MULTI(" + cores + "))", memcached,
+                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(memcached(host, port, timeout, multi), timings)));
+        targets.add(new BenchTarget("spy-single", "spymemcached by hand, one client", memcached, Kind.HAND_WRITTEN,
+                (host, port, threads) -> SpymemcachedClients.shared(host, port, timeout)));
+        targets.add(new BenchTarget("spy-array", "spymemcached by hand, array of " + cores + " clients round-robin", memcached,
+                Kind.HAND_WRITTEN, (host, port, threads) -> SpymemcachedClients.array(host, port, cores, timeout)));
+        targets.add(new BenchTarget("spy-pool-8", "spymemcached by hand, commons-pool2 pool of 8 clients", memcached,
+                Kind.HAND_WRITTEN, (host, port, threads) -> SpymemcachedClients.pooled(host, port, 8, timeout)));
+        targets.add(new BenchTarget("xmemcached", "XMemcached, connection pool of " + cores, memcached, Kind.PEER,
+                (host, port, threads) -> new XMemcachedPoolClient(host, port, cores, timeout)));
+        return List.copyOf(targets);
+    }
+
+    private static StrategySpec pooled(int size, Duration maxWait) {
+        return StrategySpec.pooled(new PoolSettings(size, size, 0, maxWait));
+    }
+
+    private static DefaultCacheTemplate<?> redis(String host, int port, Duration timeout,
+            StrategySpec strategy) {
+        return RedisCacheTemplates.builder().uri("redis://" + host + ":" + port).commandTimeout(timeout).strategy(strategy).start();
+    }
+
+    private static DefaultCacheTemplate<?> memcached(String host, int port, Duration timeout,
+            StrategySpec strategy) {
+        return MemcachedCacheTemplates.builder().servers(host + ":" + port).operationTimeout(timeout).strategy(strategy).start();
+    }
+}
