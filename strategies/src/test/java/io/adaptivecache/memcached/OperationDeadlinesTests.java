@@ -1,5 +1,6 @@
 package io.adaptivecache.memcached;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class OperationDeadlinesTests {
 
@@ -56,5 +58,33 @@ class OperationDeadlinesTests {
         deadlines.close();
 
         assertThat(pending).isCompletedExceptionally();
+    }
+
+    @Test
+    void aCompletedCallQueuedBehindAPendingOneKeepsNoValueAlive() {
+        try (OperationDeadlines deadlines = new OperationDeadlines(TIMEOUT, "test:1")) {
+            CompletableFuture<byte[]> stillPending = new CompletableFuture<>();
+            deadlines.track(stillPending, new CompletableFuture<>());
+            WeakReference<byte[]> value = trackAndComplete(deadlines);
+
+            // Both stay queued: a sweep stops at the first call still in time.
+            assertThat(deadlines.size()).isEqualTo(2);
+            await("the completed call's value to be collectable").atMost(Duration.ofSeconds(10)).until(() -> {
+                System.gc();
+                return value.get() == null;
+            });
+            assertThat(deadlines.size()).isEqualTo(2);
+            assertThat(stillPending).isNotDone();
+        }
+    }
+
+    private static WeakReference<byte[]> trackAndComplete(OperationDeadlines deadlines) {
+        CompletableFuture<byte[]> result = new CompletableFuture<>();
+        CompletableFuture<byte[]> operation = new CompletableFuture<>();
+        deadlines.track(result, operation);
+        byte[] value = new byte[100 * 1024];
+        operation.complete(value);
+        result.complete(value);
+        return new WeakReference<>(value);
     }
 }
