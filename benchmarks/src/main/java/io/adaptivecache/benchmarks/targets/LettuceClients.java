@@ -81,28 +81,12 @@ final class LettuceClients {
         return new LoadedClient() {
             @Override
             public byte[] get(String key) {
-                try (StatefulRedisConnection<String, byte[]> connection = pool.borrowObject()) {
-                    return connection.sync().get(key);
-                }
-                catch (RuntimeException ex) {
-                    throw ex;
-                }
-                catch (Exception ex) {
-                    throw new IllegalStateException(ex);
-                }
+                return borrowed(pool, connection -> connection.sync().get(key));
             }
 
             @Override
             public void set(String key, byte[] value) {
-                try (StatefulRedisConnection<String, byte[]> connection = pool.borrowObject()) {
-                    connection.sync().set(key, value);
-                }
-                catch (RuntimeException ex) {
-                    throw ex;
-                }
-                catch (Exception ex) {
-                    throw new IllegalStateException(ex);
-                }
+                borrowed(pool, connection -> connection.sync().set(key, value));
             }
 
             @Override
@@ -111,5 +95,19 @@ final class LettuceClients {
                 client.shutdown();
             }
         };
+    }
+
+    /** Borrows a connection for one command; closing the pooled connection returns it. */
+    private static <T> T borrowed(GenericObjectPool<StatefulRedisConnection<String, byte[]>> pool,
+            java.util.function.Function<StatefulRedisConnection<String, byte[]>, T> command) {
+        try (StatefulRedisConnection<String, byte[]> connection = pool.borrowObject()) {
+            return command.apply(connection);
+        }
+        catch (RuntimeException ex) {
+            throw ex;
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 }

@@ -27,8 +27,20 @@ final class XMemcachedPoolClient implements LoadedClient {
 
     @Override
     public byte[] get(String key) {
+        return call(() -> this.client.get(key, RawByteValues.XMEMCACHED));
+    }
+
+    @Override
+    public void set(String key, byte[] value) {
+        if (!call(() -> this.client.set(key, 0, value, RawByteValues.XMEMCACHED))) {
+            throw new IllegalStateException("memcached did not store the value");
+        }
+    }
+
+    /** XMemcached's blocking calls throw checked exceptions; the load counts any failure as an error. */
+    private static <T> T call(XMemcachedCall<T> call) {
         try {
-            return this.client.get(key, RawByteValues.XMEMCACHED);
+            return call.run();
         }
         catch (TimeoutException | MemcachedException ex) {
             throw new IllegalStateException(ex);
@@ -39,20 +51,9 @@ final class XMemcachedPoolClient implements LoadedClient {
         }
     }
 
-    @Override
-    public void set(String key, byte[] value) {
-        try {
-            if (!this.client.set(key, 0, value, RawByteValues.XMEMCACHED)) {
-                throw new IllegalStateException("memcached did not store the value");
-            }
-        }
-        catch (TimeoutException | MemcachedException ex) {
-            throw new IllegalStateException(ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
+    @FunctionalInterface
+    private interface XMemcachedCall<T> {
+        T run() throws TimeoutException, MemcachedException, InterruptedException;
     }
 
     @Override
