@@ -1,72 +1,56 @@
 package io.adaptivecache.benchmarks;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.ClosedLoopRunner;
+import io.adaptivecache.benchmarks.load.LoadedClient;
+import io.adaptivecache.benchmarks.load.Network;
+import io.adaptivecache.benchmarks.load.Workload;
 
 /**
- * The comparisons' workload: closed-loop callers issuing 80% get / 20% set of 100-byte values
- * over 10,000 keys, a warm-up, then a fixed measured window.
+ * The single comparisons' workload: the harness's {@link ClosedLoopRunner} (80% get / 20% set
+ * of 100-byte values over its key space) on one template, after filling the keys through it.
  */
 final class ClosedLoopLoad {
 
-    static final int KEYS = 10_000;
+    private static final int VALUE_BYTES = 100;
 
     private ClosedLoopLoad() {
     }
 
     /**
      * Fills the keys, runs the callers and returns their throughput over the measured window.
-     * @param template the template to load
+     * @param template the template to load (left open)
+     * @param backend its server, for the result's label
      * @param threads how many callers
      * @param warmUp time before measuring
      * @param measured the measured window
-     * @return operations per second
-     * @throws InterruptedException if interrupted
+     * @return calls per second
      */
-    static double opsPerSecond(CacheTemplate template, int threads, Duration warmUp, Duration measured)
-            throws InterruptedException {
-        byte[] value = new byte[100];
-        for (int i = 0; i < KEYS; i++) {
-            template.set("bench:" + i, value, Duration.ZERO);
+    static double opsPerSecond(CacheTemplate template, Backend backend, int threads, Duration warmUp, Duration measured) {
+        byte[] value = new byte[VALUE_BYTES];
+        for (int i = 0; i < ClosedLoopRunner.KEYS; i++) {
+            template.set(ClosedLoopRunner.key(i), value, Duration.ZERO);
         }
-        LongAdder operations = new LongAdder();
-        AtomicBoolean measuring = new AtomicBoolean();
-        AtomicBoolean stop = new AtomicBoolean();
-        ExecutorService executor = Executors.newFixedThreadPool(threads);
-        for (int t = 0; t < threads; t++) {
-            executor.execute(() -> {
-                ThreadLocalRandom random = ThreadLocalRandom.current();
-                while (!stop.get()) {
-                    String key = "bench:" + random.nextInt(KEYS);
-                    if (random.nextInt(10) < 8) {
-                        template.get(key);
-                    }
-                    else {
-                        template.set(key, value, Duration.ZERO);
-                    }
-                    if (measuring.get()) {
-                        operations.increment();
-                    }
-                }
-            });
-        }
-        // Fixed-length windows are the measurement itself (closed-loop throughput over a set time), not a wait for a condition.
-        Thread.sleep(warmUp.toMillis());
-        measuring.set(true);
-        long started = System.nanoTime();
-        Thread.sleep(measured.toMillis());
-        long counted = operations.sum();
-        double seconds = (System.nanoTime() - started) / 1e9;
-        stop.set(true);
-        executor.shutdown();
-        executor.awaitTermination(30, TimeUnit.SECONDS);
-        return counted / seconds;
+        LoadedClient client = new LoadedClient() {
+            @Override
+            public byte[] get(String key) {
+                return template.get(key);
+            }
+
+            @Override
+            public void set(String key, byte[] written) {
+                template.set(key, written, Duration.ZERO);
+            }
+
+            @Override
+            public void close() {
+                // the caller owns the template
+            }
+        };
+        Workload workload = new Workload(backend, Network.LOOPBACK, VALUE_BYTES, threads);
+        return new ClosedLoopRunner(warmUp, measured, Duration.ZERO).run(template.name(), client, workload, 1, value).opsPerSecond();
     }
 }

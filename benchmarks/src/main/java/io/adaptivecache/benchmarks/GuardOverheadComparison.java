@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 
+import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
@@ -58,10 +59,10 @@ public final class GuardOverheadComparison {
             for (int round = 0; round < ROUNDS; round++) {
                 for (String backend : List.of("redis", "memcached")) {
                     for (int threads : THREAD_COUNTS) {
-                        double guarded = opsPerSecond(backends.get(backend).apply(Resilience4jCallGuard.of(
+                        double guarded = opsPerSecond(backend, backends.get(backend).apply(Resilience4jCallGuard.of(
                                 CircuitBreaker.of("bench", Resilience4jCallGuard.circuitBreakerDefaults().build()), null, null)),
                                 threads);
-                        double bare = opsPerSecond(backends.get(backend).apply(CallGuard.NONE), threads);
+                        double bare = opsPerSecond(backend, backends.get(backend).apply(CallGuard.NONE), threads);
                         System.out.printf("round %d, %-9s %3d threads: guarded %,9.0f ops/s, unguarded %,9.0f ops/s, ratio %.2f%n",
                                 round + 1, backend, threads, guarded, bare, guarded / bare);
                         ratios.computeIfAbsent(String.format("%-9s %3d", backend, threads), key -> new ArrayList<>())
@@ -85,9 +86,10 @@ public final class GuardOverheadComparison {
         }
     }
 
-    private static double opsPerSecond(DefaultCacheTemplate<?> started, int threads) throws InterruptedException {
+    private static double opsPerSecond(String backend, DefaultCacheTemplate<?> started, int threads) {
         try (DefaultCacheTemplate<?> template = started) {
-            return ClosedLoopLoad.opsPerSecond(template, threads, WARM_UP, MEASURED);
+            return ClosedLoopLoad.opsPerSecond(template, Backend.valueOf(backend.toUpperCase(java.util.Locale.ROOT)), threads,
+                    WARM_UP, MEASURED);
         }
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.memcached.MemcachedProtocol;
@@ -76,10 +77,10 @@ public final class MemcachedProtocolComparison {
         }
     }
 
-    private static double opsPerSecond(String address, MemcachedProtocol protocol, int threads) throws InterruptedException {
+    private static double opsPerSecond(String address, MemcachedProtocol protocol, int threads) {
         try (DefaultCacheTemplate<?> template = MemcachedCacheTemplates.builder().servers(address).protocol(protocol)
                 .strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)).start()) {
-            return ClosedLoopLoad.opsPerSecond(template, threads, WARM_UP, MEASURED);
+            return ClosedLoopLoad.opsPerSecond(template, Backend.MEMCACHED, threads, WARM_UP, MEASURED);
         }
     }
 }
