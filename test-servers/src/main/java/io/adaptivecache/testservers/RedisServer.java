@@ -1,7 +1,9 @@
 package io.adaptivecache.testservers;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * A {@code redis-server} process on a free loopback port, with no persistence. Set
@@ -9,7 +11,17 @@ import java.util.List;
  */
 public final class RedisServer extends ServerProcess {
 
+    private static final String INSTALL_HINT = "sudo apt-get install -y redis-server (Debian/Ubuntu) or brew install redis (macOS)";
+
+    /**
+     * The environment variable a cluster node is given instead of {@code ADAPTIVE_CACHE_TEST_REDIS}.
+     * Nobody sets it: six nodes attaching to one external server would make no cluster, so a
+     * cluster node always starts its own process even where single-server tests use an external one.
+     */
+    private static final String NO_EXTERNAL_CLUSTER_NODE = "ADAPTIVE_CACHE_TEST_REDIS_CLUSTER_NODE_IS_NEVER_EXTERNAL";
+
     private final List<String> extraArguments;
+    private final IntFunction<List<String>> portArguments;
     private final TlsMaterial tls;
     private int tlsPort;
 
@@ -19,10 +31,27 @@ public final class RedisServer extends ServerProcess {
     }
 
     private RedisServer(List<String> extraArguments, TlsMaterial tls) {
-        super("redis-server", "sudo apt-get install -y redis-server (Debian/Ubuntu) or brew install redis (macOS)",
-                "ADAPTIVE_CACHE_TEST_REDIS");
+        this(extraArguments, port -> List.of(), tls, "ADAPTIVE_CACHE_TEST_REDIS");
+    }
+
+    private RedisServer(List<String> extraArguments, IntFunction<List<String>> portArguments, TlsMaterial tls,
+            String externalAddressVariable) {
+        super("redis-server", INSTALL_HINT, externalAddressVariable);
         this.extraArguments = List.copyOf(extraArguments);
+        this.portArguments = portArguments;
         this.tls = tls;
+    }
+
+    /**
+     * A cluster node for {@link RedisCluster}: its arguments depend on the port, which is only
+     * chosen at start (and chosen again if a start attempt fails), such as the name of its
+     * {@code nodes-PORT.conf}. Unlike other servers it never attaches to an external one.
+     * @param portArguments the further arguments for the port the node is launched on; called
+     *        on every launch, so it must give the same answer for the same port (for {@link #restart()})
+     * @return a server that is not started yet
+     */
+    static RedisServer clusterNode(IntFunction<List<String>> portArguments) {
+        return new RedisServer(List.of(), portArguments, null, NO_EXTERNAL_CLUSTER_NODE);
     }
 
     /**
@@ -59,6 +88,7 @@ public final class RedisServer extends ServerProcess {
                     "--tls-auth-clients", "no"));
         }
         arguments.addAll(extraArguments);
+        arguments.addAll(portArguments.apply(port));
         return arguments;
     }
 
@@ -113,5 +143,111 @@ public final class RedisServer extends ServerProcess {
         catch (IOException ex) {
             throw new IllegalStateException("Cannot read INFO from " + address(), ex);
         }
+    }
+
+    /**
+     * Sends one command on the admin connection, as a RESP array so that arguments may hold
+     * spaces or be empty, and reads its whole reply.
+     * @param args the command and its arguments, such as {@code "CLUSTER", "NODES"}; ASCII only
+     * @return the reply as text: a bulk or simple string as is, an integer's digits, {@code null}
+     *         for a nil reply, and an array's elements (flattened) one per line
+     * @throws IllegalStateException if the server replies with an error or cannot be reached
+     */
+    public String command(String... args) {
+        if (args.length == 0) {
+            throw new IllegalArgumentException("No command given");
+        }
+        StringBuilder request = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String arg : args) {
+            // exchange() sends ASCII, so a length counted in chars is the length in bytes.
+            if (!StandardCharsets.US_ASCII.newEncoder().canEncode(arg)) {
+                throw new IllegalArgumentException("Admin commands take ASCII arguments only: " + arg);
+            }
+            request.append('$').append(arg.length()).append("\r\n").append(arg).append("\r\n");
+        }
+        String reply;
+        try {
+            reply = exchange(request.toString(), RedisServer::isCompleteReply);
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Cannot send " + String.join(" ", args) + " to " + address(), ex);
+        }
+        if (reply.startsWith("-")) {
+            throw new IllegalStateException(address() + " replied to " + String.join(" ", args) + ": " + reply.trim());
+        }
+        List<String> values = new java.util.ArrayList<>();
+        parseReply(reply.getBytes(StandardCharsets.UTF_8), 0, values);
+        if (reply.startsWith("*")) {
+            return String.join("\n", values);
+        }
+        return values.get(0);
+    }
+
+    /**
+     * Whether {@code reply} holds one whole RESP value. Unlike {@link ServerProcess#isCompleteBulkReply}
+     * it also waits for the rest of an array and stops at a nil bulk string, so that no part of a
+     * reply is left on the admin connection to be mistaken for the next one.
+     */
+    private static boolean isCompleteReply(String reply) {
+        return parseReply(reply.getBytes(StandardCharsets.UTF_8), 0, null) >= 0;
+    }
+
+    /**
+     * Parses the RESP value at {@code from}, adding its text (or its elements' texts) to
+     * {@code values} if that is not {@code null}.
+     * @return the offset just past the value, or -1 if it is not whole yet
+     */
+    private static int parseReply(byte[] reply, int from, List<String> values) {
+        int lineEnd = indexOfCrLf(reply, from);
+        if (lineEnd < 0) {
+            return -1;
+        }
+        char type = (char) reply[from];
+        String header = new String(reply, from + 1, lineEnd - from - 1, StandardCharsets.UTF_8);
+        int next = lineEnd + 2;
+        switch (type) {
+            case '$' -> {
+                int length = Integer.parseInt(header);
+                if (length < 0) {
+                    add(values, null);
+                    return next;
+                }
+                if (reply.length < next + length + 2) {
+                    return -1;
+                }
+                add(values, new String(reply, next, length, StandardCharsets.UTF_8));
+                return next + length + 2;
+            }
+            case '*' -> {
+                int count = Integer.parseInt(header);
+                for (int i = 0; i < count; i++) {
+                    next = parseReply(reply, next, values);
+                    if (next < 0) {
+                        return -1;
+                    }
+                }
+                return next;
+            }
+            default -> {
+                // +simple, -error, :integer: the header line is the whole value.
+                add(values, header);
+                return next;
+            }
+        }
+    }
+
+    private static void add(List<String> values, String value) {
+        if (values != null) {
+            values.add(value);
+        }
+    }
+
+    private static int indexOfCrLf(byte[] bytes, int from) {
+        for (int i = from; i + 1 < bytes.length; i++) {
+            if (bytes[i] == '\r' && bytes[i + 1] == '\n') {
+                return i;
+            }
+        }
+        return -1;
     }
 }
