@@ -144,8 +144,12 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
         return duration;
     }
 
+    /**
+     * This builder, as its own type, for the setters of subclasses.
+     * @return this builder
+     */
     @SuppressWarnings("unchecked")
-    private B self() {
+    protected final B self() {
         return (B) this;
     }
 }

@@ -1,7 +1,10 @@
 package io.adaptivecache.command;
 
 import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 
+import io.adaptivecache.metrics.NodeSensors;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
 
@@ -51,6 +54,15 @@ public interface CacheBackend<C> extends AutoCloseable {
      */
     Duration commandTimeout();
 
+    /**
+     * Per-node figures, for a backend that spreads keys over several servers and attributes
+     * each call to one of them (Redis Cluster).
+     * @return the sensors, or empty when the backend does not attribute calls to nodes
+     */
+    default Optional<NodeSensors> nodeSensors() {
+        return Optional.empty();
+    }
+
     /** Releases client-wide resources, after every connection is closed. */
     @Override
     void close();
@@ -69,14 +81,40 @@ public interface CacheBackend<C> extends AutoCloseable {
      */
     static <C> CacheBackend<C> of(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
             CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, Runnable onClose) {
-        return new AssembledCacheBackend<>(kind, connections, commands, inputRules, exceptionTranslator, commandTimeout, onClose);
+        return new AssembledCacheBackend<>(kind, connections, commands, inputRules, exceptionTranslator, commandTimeout, null,
+                onClose);
+    }
+
+    /**
+     * A backend assembled from its parts, that attributes calls to nodes.
+     * @param kind the backend's kind, such as {@code redis-cluster}
+     * @param connections opens, checks and closes native connections
+     * @param commands issues commands on one connection, recording each in {@code nodes}
+     * @param inputRules the input the backend accepts
+     * @param exceptionTranslator turns client exceptions into cache exceptions
+     * @param commandTimeout the client's command timeout
+     * @param nodes the per-node sensors the commands record into
+     * @param onClose releases client-wide resources
+     * @param <C> the native connection type
+     * @return the backend
+     */
+    static <C> CacheBackend<C> of(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
+            CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, NodeSensors nodes,
+            Runnable onClose) {
+        return new AssembledCacheBackend<>(kind, connections, commands, inputRules, exceptionTranslator, commandTimeout,
+                Objects.requireNonNull(nodes, "nodes"), onClose);
     }
 }
 
 /** The plain holder behind {@link CacheBackend#of}. */
 record AssembledCacheBackend<C>(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
-        CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, Runnable onClose)
-        implements CacheBackend<C> {
+        CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, NodeSensors nodes,
+        Runnable onClose) implements CacheBackend<C> {
+
+    @Override
+    public Optional<NodeSensors> nodeSensors() {
+        return Optional.ofNullable(nodes);
+    }
 
     @Override
     public void close() {

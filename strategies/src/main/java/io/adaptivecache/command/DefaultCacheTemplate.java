@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -25,6 +26,7 @@ import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
 import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.metrics.NodeSensors;
 import io.adaptivecache.metrics.TemplateSensors;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.resilience.GuardStatus;
@@ -108,6 +110,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         this.initialStrategy = Objects.requireNonNull(initialStrategy, "initialStrategy");
         this.connections = new SwappableConnectionStrategy<>(backend.connections(), backend.exceptionTranslator(),
                 drainTimeout, poolCustomizer, this.sensors);
+        backend.nodeSensors().ifPresent(this.sensors::judgeNodes);
         // A safety net behind the client's own timer, which is expected to fire first.
         this.awaitNanos = backend.commandTimeout().multipliedBy(2).plusSeconds(1).toNanos();
     }
@@ -175,6 +178,14 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
      */
     public int openConnections() {
         return connections.openConnections();
+    }
+
+    /**
+     * Figures per server node, for a backend that spreads keys over several (Redis Cluster).
+     * @return the node sensors, or empty for a backend that does not attribute calls to nodes
+     */
+    public Optional<NodeSensors> nodeSensors() {
+        return backend.nodeSensors();
     }
 
     /**

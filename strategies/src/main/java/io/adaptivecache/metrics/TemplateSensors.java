@@ -26,6 +26,7 @@ public final class TemplateSensors implements CallObserver {
     private final LongAdder rejected = new LongAdder();
     private final LongAdder poolExhausted = new LongAdder();
     private volatile CallObserver downstream = CallObserver.NONE;
+    private volatile NodeSensors nodes;
 
     // Window state, touched only by the one thread that samples.
     private Histogram recycled;
@@ -71,6 +72,15 @@ public final class TemplateSensors implements CallObserver {
      */
     public void observeWith(CallObserver observer) {
         this.downstream = observer == null ? CallObserver.NONE : observer;
+    }
+
+    /**
+     * Judges each window by node too: a window in which one node stands out from the others is
+     * reported as disturbed (see {@link NodeSensors#closeWindow()}).
+     * @param nodes the backend's per-node sensors, or {@code null} for none
+     */
+    public void judgeNodes(NodeSensors nodes) {
+        this.nodes = nodes;
     }
 
     /**
@@ -125,6 +135,8 @@ public final class TemplateSensors implements CallObserver {
         long rejectedCalls = totalRejected - this.lastRejected;
         long timeouts = totalTimeouts - this.lastTimeouts;
         long sentToServer = calls - (totalPoolExhausted - this.lastPoolExhausted);
+        NodeSensors nodeSensors = this.nodes;
+        String nodeDisturbance = nodeSensors == null ? null : nodeSensors.closeWindow();
         String disturbance = null;
         if (first) {
             disturbance = "first window";
@@ -146,6 +158,11 @@ public final class TemplateSensors implements CallObserver {
             // A stalled server is an outage, not a load the strategy should adapt to; calls that
             // never left an exhausted pool do not dilute it.
             disturbance = timeouts + " of " + sentToServer + " calls sent timed out waiting for the server";
+        }
+        else if (nodeDisturbance != null) {
+            // One node's trouble is not the load's: a new strategy would not cure it, and would
+            // change the connections of every caller of every other node.
+            disturbance = nodeDisturbance;
         }
         else if (nowNanos - start > expectedWindowNanos * 3 / 2) {
             disturbance = "window took " + TimeUnit.NANOSECONDS.toMillis(nowNanos - start) + " ms (pause?)";

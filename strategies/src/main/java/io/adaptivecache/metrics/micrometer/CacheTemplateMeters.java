@@ -12,6 +12,7 @@ import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.metrics.CacheCommand;
 import io.adaptivecache.metrics.CallObserver;
 import io.adaptivecache.metrics.CallOutcome;
+import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
 import io.micrometer.core.instrument.Counter;
@@ -67,6 +68,7 @@ public final class CacheTemplateMeters implements CallObserver {
             Supplier<Decision> lastDecision) {
         CacheTemplateMeters meters = new CacheTemplateMeters(template, registry);
         meters.registerGauges(lastDecision);
+        template.nodeSensors().ifPresent(nodes -> nodes.onNewNode(meters::registerNode));
         template.sensors().observeWith(meters);
         return meters;
     }
@@ -103,6 +105,21 @@ public final class CacheTemplateMeters implements CallObserver {
         FunctionCounter.builder("adaptive.cache.degraded", this.template, DefaultCacheTemplate::skippedWrites)
                 .tags(this.tags.and("kind", "write")).description("Failed writes skipped (on-failure: degrade)")
                 .register(this.registry);
+    }
+
+    /**
+     * One server node's meters, tagged with its address; registered when the node is first seen,
+     * read from its sensor (weakly held, as Micrometer's function meters do) on each scrape.
+     */
+    private void registerNode(NodeSensor node) {
+        Tags nodeTags = this.tags.and("node", node.address());
+        FunctionTimer.builder("adaptive.cache.node.commands", node, NodeSensor::calls, NodeSensor::totalLatencyNanos,
+                TimeUnit.NANOSECONDS).tags(nodeTags).description("Single-key calls served by one node, from sending to the reply")
+                .register(this.registry);
+        FunctionCounter.builder("adaptive.cache.node.errors", node, NodeSensor::errors).tags(nodeTags)
+                .description("Failed single-key calls to one node, timeouts included").register(this.registry);
+        FunctionCounter.builder("adaptive.cache.node.timeouts", node, NodeSensor::timeouts).tags(nodeTags)
+                .description("Timed-out single-key calls to one node").register(this.registry);
     }
 
     @Override

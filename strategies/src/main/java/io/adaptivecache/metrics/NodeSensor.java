@@ -1,0 +1,130 @@
+package io.adaptivecache.metrics;
+
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One server node's share of a template's calls: counts and latency, wait-free on the hot path.
+ * Created by {@link NodeSensors}; read through {@link NodeSensors#figures()}.
+ */
+public final class NodeSensor {
+
+    private final String id;
+    private final String address;
+    private final LongAdder calls = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder timeouts = new LongAdder();
+    private final LongAdder latencyNanos = new LongAdder();
+    private final LongAccumulator windowMaxNanos = new LongAccumulator(Math::max, 0);
+
+    // Window state, touched only by the one thread that closes windows.
+    private long lastCalls;
+    private long lastErrors;
+    private long lastLatencyNanos;
+    private int idleWindows;
+    private volatile NodeWindow lastWindow = NodeWindow.EMPTY;
+
+    NodeSensor(String id, String address) {
+        this.id = id;
+        this.address = address;
+    }
+
+    /**
+     * Records one call this node served (or failed).
+     * @param outcome how it ended
+     * @param latencyNanos from sending the command to its completion
+     */
+    public void record(CallOutcome outcome, long latencyNanos) {
+        this.calls.increment();
+        this.latencyNanos.add(latencyNanos);
+        this.windowMaxNanos.accumulate(latencyNanos);
+        if (outcome != CallOutcome.SUCCESS) {
+            this.errors.increment();
+            if (outcome == CallOutcome.TIMEOUT) {
+                this.timeouts.increment();
+            }
+        }
+    }
+
+    /**
+     * The node's stable identity (a cluster node id, or the address when there is none).
+     * @return the id
+     */
+    public String id() {
+        return this.id;
+    }
+
+    /**
+     * Where the node listens, as {@code host:port}.
+     * @return the address
+     */
+    public String address() {
+        return this.address;
+    }
+
+    /**
+     * Calls since the template started.
+     * @return the count
+     */
+    public long calls() {
+        return this.calls.sum();
+    }
+
+    /**
+     * Failed calls (timeouts included) since the template started.
+     * @return the count
+     */
+    public long errors() {
+        return this.errors.sum();
+    }
+
+    /**
+     * Timed-out calls since the template started.
+     * @return the count
+     */
+    public long timeouts() {
+        return this.timeouts.sum();
+    }
+
+    /**
+     * Total latency of all calls since the template started, for a mean or a Micrometer function timer.
+     * @return nanoseconds
+     */
+    public long totalLatencyNanos() {
+        return this.latencyNanos.sum();
+    }
+
+    NodeWindow closeWindow() {
+        long totalCalls = this.calls.sum();
+        long totalErrors = this.errors.sum();
+        long totalLatency = this.latencyNanos.sum();
+        long windowCalls = totalCalls - this.lastCalls;
+        NodeWindow window = new NodeWindow(windowCalls, totalErrors - this.lastErrors,
+                windowCalls == 0 ? 0 : (double) (totalLatency - this.lastLatencyNanos) / windowCalls,
+                this.windowMaxNanos.getThenReset());
+        this.lastCalls = totalCalls;
+        this.lastErrors = totalErrors;
+        this.lastLatencyNanos = totalLatency;
+        this.idleWindows = windowCalls == 0 ? this.idleWindows + 1 : 0;
+        this.lastWindow = window;
+        return window;
+    }
+
+    int idleWindows() {
+        return this.idleWindows;
+    }
+
+    NodeFigures figures() {
+        long totalCalls = calls();
+        NodeWindow window = this.lastWindow;
+        return new NodeFigures(this.id, this.address, totalCalls, errors(), timeouts(),
+                totalCalls == 0 ? 0 : (double) totalLatencyNanos() / totalCalls, window.calls(), window.errors(),
+                window.meanLatencyNanos(), window.maxLatencyNanos());
+    }
+
+    /** One node's figures over one window. */
+    record NodeWindow(long calls, long errors, double meanLatencyNanos, long maxLatencyNanos) {
+
+        static final NodeWindow EMPTY = new NodeWindow(0, 0, 0, 0);
+    }
+}
