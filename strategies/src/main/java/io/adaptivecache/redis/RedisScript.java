@@ -9,7 +9,7 @@ import java.util.concurrent.CompletionException;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 
 /**
  * A Lua script run by its SHA-1 ({@code EVALSHA}), falling back to {@code EVAL} (which also
@@ -25,7 +25,7 @@ final class RedisScript {
         this.sha = sha1Hex(body.getBytes(StandardCharsets.UTF_8));
     }
 
-    CompletableFuture<Long> run(RedisAsyncCommands<String, byte[]> commands, String key, byte[]... arguments) {
+    CompletableFuture<Long> run(RedisScriptingAsyncCommands<String, byte[]> commands, String key, byte[]... arguments) {
         String[] keys = {key};
         return commands.<Long>evalsha(sha, ScriptOutputType.INTEGER, keys, arguments).toCompletableFuture()
                 .exceptionallyCompose(failure -> isNoScript(failure)

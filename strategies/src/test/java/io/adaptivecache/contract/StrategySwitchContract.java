@@ -43,6 +43,15 @@ public abstract class StrategySwitchContract {
     /** Connections each test server has open right now (not counting the one used to ask). */
     protected abstract List<Integer> serverConnections();
 
+    /**
+     * Sockets one of the template's connections holds, as {@link #serverConnections()} counts
+     * them, once it has carried keys of every server; 1 unless a connection fans out (a Redis
+     * Cluster connection holds one socket per master and one for keyless commands).
+     */
+    protected int socketsPerConnection() {
+        return 1;
+    }
+
     @AfterEach
     void shutDown() throws InterruptedException {
         executor.shutdownNow();
@@ -105,7 +114,7 @@ public abstract class StrategySwitchContract {
         });
         assertThat(template.activeStrategy()).isEqualTo(StrategySpec.single());
         assertThat(template.openConnections()).as("only the live strategy's connections stay open").isEqualTo(1);
-        List<Integer> expectedOnServers = baseline.stream().map(count -> count + 1).toList();
+        List<Integer> expectedOnServers = baseline.stream().map(count -> count + socketsPerConnection()).toList();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(serverConnections()).isEqualTo(expectedOnServers));
 
         template.close();
@@ -171,7 +180,8 @@ public abstract class StrategySwitchContract {
             monitor.get(10, TimeUnit.SECONDS);
 
             assertThat(failed.get()).as("failed calls, first ones: %s", failureSamples).isZero();
-            assertThat(peak.get()).as("most connections one server saw at once").isPositive().isLessThanOrEqualTo(bound);
+            assertThat(peak.get()).as("most connections one server saw at once").isPositive()
+                    .isLessThanOrEqualTo((long) bound * socketsPerConnection());
             assertThat(template.openConnections()).isLessThanOrEqualTo(bound);
         }
         finally {

@@ -1,0 +1,217 @@
+package io.adaptivecache.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import io.adaptivecache.command.AbstractCacheTemplateBuilder;
+import io.adaptivecache.command.CacheInputRules;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+
+/**
+ * The settings every Lettuce-based template shares, whether it talks to one server
+ * ({@link RedisCacheTemplates}) or to a cluster ({@link RedisClusterCacheTemplates}): timeouts,
+ * the request queue bound, input limits, client resources and options.
+ *
+ * <p>Defaults fit a cache: TCP_NODELAY on; a 1 s command timeout on Lettuce's own timer; a
+ * request queue bounded at 8,192 commands per connection; commands rejected at once (not
+ * buffered) while a connection is down, so a dead server costs a fast error rather than a
+ * growing heap; automatic reconnection.
+ *
+ * @param <B> the builder's own type
+ * @param <C> the native connection type
+ */
+public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTemplateBuilder<B, C>, C>
+        extends AbstractCacheTemplateBuilder<B, C> {
+
+    private Duration commandTimeout = Duration.ofSeconds(1);
+    private Duration connectTimeout = Duration.ofSeconds(2);
+    private int requestQueueSize = 8192;
+    private int maxKeyBytes = 16 * 1024;
+    private int maxValueBytes = 512 * 1024 * 1024;
+    private ClientResources resources;
+    private Duration maxReconnectDelay = Duration.ofSeconds(2);
+    private Consumer<ClientResources.Builder> resourcesCustomizer = resources -> {
+    };
+    private Consumer<ClientOptions.Builder> optionsCustomizer = options -> {
+    };
+
+    /**
+     * Creates a builder.
+     * @param defaultName the template's name unless {@link #name} sets another
+     */
+    protected AbstractRedisTemplateBuilder(String defaultName) {
+        super(defaultName);
+    }
+
+    /**
+     * Longest wait between reconnect attempts after a connection is lost (the waits grow
+     * exponentially from 10 ms up to this); default 2 s, so that a restarted server is found
+     * again within seconds rather than Lettuce's default of up to 30 s. Applies only when
+     * this builder creates the client resources.
+     * @param maxReconnectDelay positive
+     * @return this builder
+     */
+    public B maxReconnectDelay(Duration maxReconnectDelay) {
+        this.maxReconnectDelay = positive(maxReconnectDelay, "max reconnect delay");
+        return self();
+    }
+
+    /**
+     * How long a command may take, on Lettuce's own timer; default 1 s.
+     * @param commandTimeout positive
+     * @return this builder
+     */
+    public B commandTimeout(Duration commandTimeout) {
+        this.commandTimeout = positive(commandTimeout, "command timeout");
+        return self();
+    }
+
+    /**
+     * How long connecting may take; default 2 s.
+     * @param connectTimeout positive
+     * @return this builder
+     */
+    public B connectTimeout(Duration connectTimeout) {
+        this.connectTimeout = positive(connectTimeout, "connect timeout");
+        return self();
+    }
+
+    /**
+     * Most commands queued or in flight per connection before new ones fail at once;
+     * default 8,192.
+     * @param requestQueueSize at least 1
+     * @return this builder
+     */
+    public B requestQueueSize(int requestQueueSize) {
+        if (requestQueueSize < 1) {
+            throw new IllegalArgumentException("The request queue size must be at least 1, was " + requestQueueSize);
+        }
+        this.requestQueueSize = requestQueueSize;
+        return self();
+    }
+
+    /**
+     * The longest key accepted, in UTF-8 bytes; default 16 KiB.
+     * @param maxKeyBytes at least 1
+     * @return this builder
+     */
+    public B maxKeyBytes(int maxKeyBytes) {
+        this.maxKeyBytes = maxKeyBytes;
+        return self();
+    }
+
+    /**
+     * The largest value accepted, in bytes; default 512 MiB (Redis's own limit).
+     * @param maxValueBytes at least 1
+     * @return this builder
+     */
+    public B maxValueBytes(int maxValueBytes) {
+        this.maxValueBytes = maxValueBytes;
+        return self();
+    }
+
+    /**
+     * Client resources to share with other clients; the template will not shut them down.
+     * By default the template creates its own and shuts them down on close.
+     * @param resources the resources
+     * @return this builder
+     */
+    public B clientResources(ClientResources resources) {
+        this.resources = Objects.requireNonNull(resources, "resources");
+        return self();
+    }
+
+    /**
+     * Adjusts the client resources the template creates for itself (ignored when
+     * {@link #clientResources(ClientResources)} supplies shared ones).
+     * @param customizer receives the resources builder
+     * @return this builder
+     */
+    public B clientResources(Consumer<ClientResources.Builder> customizer) {
+        this.resourcesCustomizer = this.resourcesCustomizer.andThen(Objects.requireNonNull(customizer, "customizer"));
+        return self();
+    }
+
+    /**
+     * Adjusts Lettuce's client options after the defaults are applied; for a cluster the
+     * builder passed is a {@link io.lettuce.core.cluster.ClusterClientOptions.Builder}.
+     * @param customizer receives the options builder
+     * @return this builder
+     */
+    public B clientOptions(Consumer<ClientOptions.Builder> customizer) {
+        this.optionsCustomizer = this.optionsCustomizer.andThen(Objects.requireNonNull(customizer, "customizer"));
+        return self();
+    }
+
+    /**
+     * The command timeout set.
+     * @return the timeout
+     */
+    protected final Duration commandTimeout() {
+        return this.commandTimeout;
+    }
+
+    /**
+     * The input rules from the key and value limits set.
+     * @return the rules
+     */
+    protected final CacheInputRules inputRules() {
+        return CacheInputRules.builder("Redis").maxKeyBytes(this.maxKeyBytes).maxValueBytes(this.maxValueBytes).build();
+    }
+
+    /**
+     * The client resources to use: the shared ones given, or new ones that {@link #shutdown}
+     * releases.
+     * @return the resources
+     */
+    protected final ClientResources clientResources() {
+        if (this.resources != null) {
+            return this.resources;
+        }
+        DefaultClientResources.Builder builder = DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), this.maxReconnectDelay, 2, TimeUnit.MILLISECONDS));
+        this.resourcesCustomizer.accept(builder);
+        return builder.build();
+    }
+
+    /**
+     * Applies the defaults and then the user's customizers to client options.
+     * @param options the (standalone or cluster) options builder
+     * @param <O> its type
+     * @return the same builder
+     */
+    protected final <O extends ClientOptions.Builder> O configure(O options) {
+        options.autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .requestQueueSize(this.requestQueueSize)
+                .socketOptions(SocketOptions.builder().tcpNoDelay(true).connectTimeout(this.connectTimeout).build())
+                .timeoutOptions(TimeoutOptions.enabled(this.commandTimeout));
+        this.optionsCustomizer.accept(options);
+        return options;
+    }
+
+    /**
+     * What closing the backend does: shuts the client down, then the resources if this builder
+     * created them.
+     * @param client the client
+     * @param clientResources the resources from {@link #clientResources()}
+     * @return the close action
+     */
+    protected final Runnable shutdown(AbstractRedisClient client, ClientResources clientResources) {
+        ClientResources owned = clientResources == this.resources ? null : clientResources;
+        return () -> {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            if (owned != null) {
+                owned.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+            }
+        };
+    }
+}

@@ -1,0 +1,204 @@
+package io.adaptivecache.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import io.adaptivecache.command.CacheBackend;
+import io.adaptivecache.command.NodeObservingCommands;
+import io.adaptivecache.metrics.NodeSensors;
+import io.lettuce.core.ReadFrom;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.resource.ClientResources;
+
+/**
+ * Builds {@link io.adaptivecache.CacheTemplate}s over Redis Cluster. The strategies are the same
+ * as on one server, with a cluster connection as the unit: SINGLE is one cluster connection,
+ * MULTI(N) is N of them, POOLED is a pool of them. Each cluster connection routes every command
+ * to the node of its key's hash slot, follows MOVED and ASK redirects and keeps one connection
+ * per node.
+ *
+ * <pre>{@code
+ * DefaultCacheTemplate<?> cache = RedisClusterCacheTemplates.builder()
+ *         .nodes("10.0.0.1:6379", "10.0.0.2:6379", "10.0.0.3:6379")
+ *         .strategy(StrategySpec.multi())
+ *         .start();
+ * }</pre>
+ *
+ * <p>{@code getAll} is split by hash slot, one MGET per slot, all in flight at once on the
+ * nodes concerned; the result keeps the caller's order. Keys that must live on one node (for
+ * one MGET, or for locality) share a hash tag: only the part between the first <code>{</code>
+ * and the next <code>}</code> is hashed, so {@code {user42}:profile} and {@code {user42}:cart}
+ * share a slot. CAS works as on one server: its script runs on the key's node.
+ *
+ * <p>The topology is refreshed periodically (default every 30 s) and, by default, at once on
+ * MOVED or ASK redirects, on persistent reconnects (a failed master) and on unknown nodes or
+ * uncovered slots, at most once a second, so that a promoted replica is found within seconds.
+ * Calls are attributed to their slot's node ({@link io.adaptivecache.command.DefaultCacheTemplate#nodeSensors()}),
+ * and a window in which one node stands out is kept from steering the adaptive switcher.
+ */
+public final class RedisClusterCacheTemplates {
+
+    private static final RedisCacheCommands<StatefulRedisClusterConnection<String, byte[]>> COMMANDS = RedisCacheCommands.cluster();
+
+    /** How often adaptive refreshes may run: quick to find a promoted replica, yet no storm of CLUSTER NODES. */
+    private static final Duration ADAPTIVE_REFRESH_RATE_LIMIT = Duration.ofSeconds(1);
+
+    private RedisClusterCacheTemplates() {
+    }
+
+    /**
+     * Starts a builder.
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a Redis Cluster template; not thread-safe, use once. */
+    public static final class Builder extends AbstractRedisTemplateBuilder<Builder, StatefulRedisClusterConnection<String, byte[]>> {
+
+        private final List<RedisURI> nodes = new ArrayList<>();
+        private int maxRedirects = 5;
+        private Duration topologyRefreshPeriod = Duration.ofSeconds(30);
+        private boolean adaptiveTopologyRefresh = true;
+        private ReadFrom readFrom;
+        private NodeSensors nodeSensors = new NodeSensors();
+
+        private Builder() {
+            super("redis");
+        }
+
+        /**
+         * Seed nodes, as {@code host:port} or {@code redis://[user:password@]host:port} (or
+         * {@code rediss://} for TLS); any one reachable node is enough to discover the others.
+         * @param nodes at least one
+         * @return this builder
+         * @throws IllegalArgumentException if a node is malformed
+         */
+        public Builder nodes(String... nodes) {
+            return nodes(List.of(nodes));
+        }
+
+        /**
+         * Seed nodes, as {@code host:port} or {@code redis://[user:password@]host:port}.
+         * @param nodes at least one
+         * @return this builder
+         * @throws IllegalArgumentException if a node is malformed
+         */
+        public Builder nodes(List<String> nodes) {
+            for (String node : nodes) {
+                Objects.requireNonNull(node, "node");
+                String uri = node.contains("://") ? node : "redis://" + node.trim();
+                try {
+                    RedisURI parsed = RedisURI.create(uri);
+                    if (parsed.getHost() == null || parsed.getHost().isBlank()) {
+                        throw new IllegalArgumentException("no host");
+                    }
+                    this.nodes.add(parsed);
+                }
+                catch (IllegalArgumentException ex) {
+                    throw new IllegalArgumentException("Malformed Redis Cluster node '" + RedisCacheTemplates.maskCredentials(node)
+                            + "': expected host:port or redis://[user:password@]host:port");
+                }
+            }
+            return this;
+        }
+
+        /**
+         * Seed nodes, with their credentials and TLS settings.
+         * @param nodes at least one
+         * @return this builder
+         */
+        public Builder nodeUris(List<RedisURI> nodes) {
+            nodes.forEach(node -> this.nodes.add(Objects.requireNonNull(node, "node")));
+            return this;
+        }
+
+        /**
+         * How many MOVED or ASK redirects a command may follow; default 5.
+         * @param maxRedirects 0 or more
+         * @return this builder
+         */
+        public Builder maxRedirects(int maxRedirects) {
+            if (maxRedirects < 0) {
+                throw new IllegalArgumentException("The max redirects must be 0 or more, was " + maxRedirects);
+            }
+            this.maxRedirects = maxRedirects;
+            return this;
+        }
+
+        /**
+         * How often the topology is read again, whatever happens; default 30 s.
+         * @param period positive
+         * @return this builder
+         */
+        public Builder topologyRefreshPeriod(Duration period) {
+            this.topologyRefreshPeriod = positive(period, "topology refresh period");
+            return this;
+        }
+
+        /**
+         * Whether the topology is read again at once on MOVED/ASK redirects, persistent
+         * reconnects, unknown nodes and uncovered slots; default on.
+         * @param enabled whether to
+         * @return this builder
+         */
+        public Builder adaptiveTopologyRefresh(boolean enabled) {
+            this.adaptiveTopologyRefresh = enabled;
+            return this;
+        }
+
+        /**
+         * Where reads ({@code get}, {@code getAll}, {@code gets}) go, for example
+         * {@link ReadFrom#REPLICA_PREFERRED}; default the masters. A replica may answer with a
+         * slightly older value.
+         * @param readFrom the read setting
+         * @return this builder
+         */
+        public Builder readFrom(ReadFrom readFrom) {
+            this.readFrom = Objects.requireNonNull(readFrom, "readFrom");
+            return this;
+        }
+
+        /**
+         * The per-node sensors to record into; by default new ones with the default settings.
+         * @param nodeSensors the sensors
+         * @return this builder
+         */
+        public Builder nodeSensors(NodeSensors nodeSensors) {
+            this.nodeSensors = Objects.requireNonNull(nodeSensors, "nodeSensors");
+            return this;
+        }
+
+        @Override
+        protected CacheBackend<StatefulRedisClusterConnection<String, byte[]>> backend() {
+            if (this.nodes.isEmpty()) {
+                throw new IllegalStateException("No Redis Cluster nodes were given: name at least one seed node");
+            }
+            List<RedisURI> seeds = this.nodes.stream().map(node -> RedisURI.builder(node).withTimeout(commandTimeout()).build()).toList();
+            ClusterTopologyRefreshOptions.Builder refresh = ClusterTopologyRefreshOptions.builder()
+                    .enablePeriodicRefresh(this.topologyRefreshPeriod)
+                    .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_RATE_LIMIT);
+            if (this.adaptiveTopologyRefresh) {
+                refresh.enableAllAdaptiveRefreshTriggers();
+            }
+            // The cluster settings first, so that a user's options customizer has the last word.
+            ClusterClientOptions.Builder options = configure(
+                    ClusterClientOptions.builder().maxRedirects(this.maxRedirects).topologyRefreshOptions(refresh.build()));
+            ClientResources clientResources = clientResources();
+            RedisClusterClient client = RedisClusterClient.create(clientResources, seeds);
+            client.setOptions(options.build());
+            RedisClusterConnections connections = new RedisClusterConnections(client, seeds, this.readFrom);
+            RedisExceptionTranslator translator = new RedisExceptionTranslator(connections.describe());
+            return CacheBackend.of("redis", connections,
+                    new NodeObservingCommands<>(COMMANDS, new ClusterNodeLocator(this.nodeSensors), translator), inputRules(),
+                    translator, commandTimeout(), this.nodeSensors, shutdown(client, clientResources));
+        }
+    }
+}

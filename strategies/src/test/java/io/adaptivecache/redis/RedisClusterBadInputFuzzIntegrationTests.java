@@ -1,0 +1,28 @@
+package io.adaptivecache.redis;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.contract.BadInputFuzzContract;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.RedisClusterExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Random input at a Redis Cluster: refused before anything is sent, whichever node a key
+ * belongs to, and nothing already stored on any node is lost.
+ */
+class RedisClusterBadInputFuzzIntegrationTests extends BadInputFuzzContract {
+
+    @RegisterExtension
+    static final RedisClusterExtension redis = new RedisClusterExtension();
+
+    @Override
+    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+        return RedisClusterCacheTemplates.builder().nodes(redis.cluster().seedAddresses().split(",")).strategy(strategy)
+                .maxKeyBytes(512).maxValueBytes(64 * 1024).start();
+    }
+
+    @Override
+    protected boolean printableKeysOnly() {
+        return false;
+    }
+}
