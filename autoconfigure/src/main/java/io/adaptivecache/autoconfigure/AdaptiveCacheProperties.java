@@ -276,6 +276,77 @@ public class AdaptiveCacheProperties {
         }
     }
 
+    /** Redis Cluster. */
+    public static class Cluster {
+
+        /** Seed nodes of a Redis Cluster, as host:port; any reachable one is enough to discover the others. When set, the Redis template talks to the cluster, and url, host, port and database are ignored (username, password, ssl and client-name apply to every node). */
+        private List<String> nodes = new ArrayList<>();
+
+        /** Most MOVED or ASK redirects a command follows. */
+        private int maxRedirects = 5;
+
+        /** Where reads go: master, master-preferred, replica, replica-preferred, any-replica, any or lowest-latency. Defaults to the masters; a replica may answer with a slightly older value. */
+        private String readFrom;
+
+        /** Cluster topology refresh. */
+        @NestedConfigurationProperty
+        private final Refresh refresh = new Refresh();
+
+        public List<String> getNodes() {
+            return this.nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+
+        public int getMaxRedirects() {
+            return this.maxRedirects;
+        }
+
+        public void setMaxRedirects(int maxRedirects) {
+            this.maxRedirects = maxRedirects;
+        }
+
+        public String getReadFrom() {
+            return this.readFrom;
+        }
+
+        public void setReadFrom(String readFrom) {
+            this.readFrom = readFrom;
+        }
+
+        public Refresh getRefresh() {
+            return this.refresh;
+        }
+    }
+
+    /** Redis Cluster topology refresh. */
+    public static class Refresh {
+
+        /** How often the topology is read again, whatever happens. */
+        private Duration period = Duration.ofSeconds(30);
+
+        /** Whether the topology is read again at once (at most once a second) on MOVED or ASK redirects, persistent reconnects (a failed master), unknown nodes and uncovered slots. */
+        private boolean adaptive = true;
+
+        public Duration getPeriod() {
+            return this.period;
+        }
+
+        public void setPeriod(Duration period) {
+            this.period = period;
+        }
+
+        public boolean isAdaptive() {
+            return this.adaptive;
+        }
+
+        public void setAdaptive(boolean adaptive) {
+            this.adaptive = adaptive;
+        }
+    }
+
     /** Protection of a template's callers, on Resilience4j when it is on the classpath. */
     public static class Resilience {
 
@@ -592,6 +663,10 @@ public class AdaptiveCacheProperties {
         /** Client name set on each connection with CLIENT SETNAME. */
         private String clientName;
 
+        /** Redis Cluster: name its nodes to talk to a cluster rather than to one server. */
+        @NestedConfigurationProperty
+        private final Cluster cluster = new Cluster();
+
         /** Command timeout, enforced by Lettuce's own timer. */
         private Duration timeout = Duration.ofSeconds(1);
 
@@ -614,7 +689,7 @@ public class AdaptiveCacheProperties {
         boolean hasConnectionSettings() {
             return this.url != null || this.host != null || this.port != null || this.username != null
                     || this.password != null || this.database != null || this.ssl.getEnabled() != null || this.ssl.getBundle() != null
-                    || this.clientName != null;
+                    || this.clientName != null || !this.cluster.getNodes().isEmpty();
         }
 
         public String getUrl() {
@@ -667,6 +742,10 @@ public class AdaptiveCacheProperties {
 
         public Ssl getSsl() {
             return this.ssl;
+        }
+
+        public Cluster getCluster() {
+            return this.cluster;
         }
 
         public String getClientName() {

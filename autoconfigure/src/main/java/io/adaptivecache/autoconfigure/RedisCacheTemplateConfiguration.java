@@ -1,13 +1,14 @@
 package io.adaptivecache.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.redis.AbstractRedisTemplateBuilder;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -31,22 +32,24 @@ class RedisCacheTemplateConfiguration {
 
     @Bean(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
-    DefaultCacheTemplate<StatefulRedisConnection<String, byte[]>> redisCacheTemplate(AdaptiveCacheProperties properties,
-            Environment environment, ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
+    DefaultCacheTemplate<?> redisCacheTemplate(AdaptiveCacheProperties properties, Environment environment,
+            ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
             ObjectProvider<RedisClientResourcesCustomizer> resourcesCustomizers,
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards,
             ObjectProvider<SslBundles> sslBundles) {
         AdaptiveCacheProperties.Redis redis = properties.getRedis();
         Binder binder = Binder.get(environment);
         String bundleName = sslBundleName(redis, binder);
-        RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().name("redis")
-                .uri(withSsl(redisUri(redis, binder), bundleName))
-                .strategy(StrategySpecs.initial(PREFIX, redis))
-                .poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers))
-                .clientOptions(options -> sslOptions(bundleName, sslBundles).ifPresent(options::sslOptions))
-                .clientOptions(options -> optionsCustomizers.orderedStream().forEach(customizer -> customizer.customize(options)))
-                .clientResources(resources -> resourcesCustomizers.orderedStream()
-                        .forEach(customizer -> customizer.customize(resources)));
+        List<RedisURI> clusterNodes = RedisClusterSettings.nodes(redis, binder, bundleName != null);
+        AbstractRedisTemplateBuilder<?, ?> builder = clusterNodes.isEmpty()
+                ? RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName))
+                : RedisClusterSettings.builder(redis, binder, clusterNodes);
+        builder.name("redis");
+        builder.strategy(StrategySpecs.initial(PREFIX, redis));
+        builder.poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers));
+        builder.clientOptions(options -> sslOptions(bundleName, sslBundles).ifPresent(options::sslOptions));
+        builder.clientOptions(options -> optionsCustomizers.orderedStream().forEach(customizer -> customizer.customize(options)));
+        builder.clientResources(resources -> resourcesCustomizers.orderedStream().forEach(customizer -> customizer.customize(resources)));
         resilience(builder, "redis", PREFIX, redis, guards);
         positive(PREFIX + ".timeout", redis.getTimeout(), builder::commandTimeout);
         positive(PREFIX + ".connect-timeout", redis.getConnectTimeout(), builder::connectTimeout);
@@ -136,7 +139,7 @@ class RedisCacheTemplateConfiguration {
         return java.util.Optional.of(ssl.build());
     }
 
-    private static RedisURI build(String host, Integer port, String username, String password, Integer database, Boolean ssl,
+    static RedisURI build(String host, Integer port, String username, String password, Integer database, Boolean ssl,
             String clientName) {
         int resolvedPort = port != null ? port : RedisURI.DEFAULT_REDIS_PORT;
         if (resolvedPort < 1 || resolvedPort > 65535) {

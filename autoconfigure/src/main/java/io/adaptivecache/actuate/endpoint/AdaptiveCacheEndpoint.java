@@ -13,6 +13,7 @@ import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
 import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.metrics.NodeFigures;
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
@@ -125,6 +126,7 @@ public class AdaptiveCacheEndpoint {
                 decision == null ? null : new DecisionDescriptor(decision.reason().name(), decision.target().toString(),
                         decision.evidence()),
                 figures, state.suppressed(), ResilienceDescriptor.of(template),
+                template.nodeSensors().map(nodes -> nodes.figures().stream().map(NodeDescriptor::of).toList()).orElse(null),
                 state.history().stream().map(SwitchDescriptor::of).toList());
     }
 
@@ -147,11 +149,36 @@ public class AdaptiveCacheEndpoint {
      * @param figures the last window's figures
      * @param suppressed whether changes are suspended for flapping
      * @param resilience the circuit breaker and what failures look like to callers
+     * @param nodes figures per server node, for a Redis Cluster (absent otherwise)
      * @param recentSwitches recent switches, oldest first
      */
     public record TemplateDescriptor(String backend, String mode, @Nullable String pinned, String strategy, int connections,
             Instant since, @Nullable DecisionDescriptor lastDecision, @Nullable Figures figures, boolean suppressed,
-            ResilienceDescriptor resilience, List<SwitchDescriptor> recentSwitches) implements OperationResponseBody {
+            ResilienceDescriptor resilience, @Nullable List<NodeDescriptor> nodes, List<SwitchDescriptor> recentSwitches)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * One server node's share of a template's calls: totals since start and the last window.
+     * @param address where it listens
+     * @param id its cluster node id
+     * @param calls calls since start
+     * @param errors failed calls since start, timeouts included
+     * @param timeouts timed-out calls since start
+     * @param meanMillis mean latency since start
+     * @param windowCalls calls in the last window
+     * @param windowErrors failed calls in the last window
+     * @param windowMeanMillis mean latency in the last window
+     * @param windowMaxMillis slowest call in the last window
+     */
+    public record NodeDescriptor(String address, String id, long calls, long errors, long timeouts, double meanMillis,
+            long windowCalls, long windowErrors, double windowMeanMillis, double windowMaxMillis) {
+
+        static NodeDescriptor of(NodeFigures node) {
+            return new NodeDescriptor(node.address(), node.id(), node.calls(), node.errors(), node.timeouts(),
+                    node.meanLatencyNanos() / 1e6, node.windowCalls(), node.windowErrors(), node.windowMeanLatencyNanos() / 1e6,
+                    node.windowMaxLatencyNanos() / 1e6);
+        }
     }
 
     /**

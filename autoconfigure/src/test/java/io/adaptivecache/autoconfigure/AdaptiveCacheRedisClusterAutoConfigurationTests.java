@@ -1,0 +1,115 @@
+package io.adaptivecache.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
+import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
+import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
+import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.testservers.RedisClusterExtension;
+import io.adaptivecache.testservers.RedisServer;
+import io.lettuce.core.ReadFrom;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@code adaptive-cache.redis.cluster.*} (and Spring Data's cluster settings) on a real three-master cluster. */
+class AdaptiveCacheRedisClusterAutoConfigurationTests {
+
+    @RegisterExtension
+    static final RedisClusterExtension redis = new RedisClusterExtension();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class, AdaptiveCacheMetricsAutoConfiguration.class,
+                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class))
+            .withPropertyValues("adaptive-cache.memcached.enabled=false", "management.endpoints.web.exposure.include=adaptivecache");
+
+    private String nodes() {
+        return redis.cluster().seedAddresses();
+    }
+
+    @Test
+    void clusterNodesShouldGiveAClusterTemplateWithFiguresPerNodeInTheEndpointAndMeters() {
+        this.contextRunner.withBean(SimpleMeterRegistry.class)
+                .withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes(), "adaptive-cache.redis.strategy.type=pooled",
+                        "adaptive-cache.redis.strategy.pool.max-total=3",
+                        "adaptive-cache.redis.strategy.pool.max-idle=3")
+                .run(context -> {
+                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    context.getBean("adaptiveCacheMeterBinder", MeterBinder.class).bindTo(registry);
+                    for (RedisServer master : redis.cluster().masters()) {
+                        String key = redis.cluster().keyOn(master, "auto:");
+                        template.set(key, new byte[] {1}, Duration.ZERO);
+                        assertThat(template.get(key)).containsExactly(1);
+                    }
+
+                    AdaptiveCacheEndpoint.TemplateDescriptor descriptor = context.getBean(AdaptiveCacheEndpoint.class).template("redis");
+                    assertThat(descriptor.strategy()).startsWith("POOLED(");
+                    assertThat(descriptor.nodes()).hasSize(3).allSatisfy(node -> {
+                        assertThat(node.calls()).isEqualTo(2);
+                        assertThat(node.errors()).isZero();
+                        assertThat(node.meanMillis()).isPositive();
+                    });
+                    assertThat(descriptor.nodes()).extracting(AdaptiveCacheEndpoint.NodeDescriptor::address)
+                            .containsExactlyInAnyOrderElementsOf(redis.cluster().masters().stream().map(RedisServer::address).toList());
+                    String firstMaster = redis.cluster().masters().get(0).address();
+                    assertThat(registry.get("adaptive.cache.node.commands").tags("template", "redis", "node", firstMaster)
+                            .functionTimer().count()).isEqualTo(2);
+                    assertThat(registry.get("adaptive.cache.node.errors").tags("node", firstMaster).functionCounter().count()).isZero();
+                });
+    }
+
+    @Test
+    void aStandaloneTemplateShouldShowNoNodes() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://" + redis.cluster().masters().get(0).address())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(AdaptiveCacheEndpoint.class).template("redis").nodes()).isNull();
+                });
+    }
+
+    @Test
+    void springDataRedisClusterSettingsShouldBeUsedWhenAdaptiveCacheHasNone() {
+        this.contextRunner.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes()).run(context -> {
+            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            assertThat(template.nodeSensors()).isPresent();
+            template.set("spring-data:k", new byte[] {2}, Duration.ZERO);
+            assertThat(template.get("spring-data:k")).containsExactly(2);
+        });
+    }
+
+    @Test
+    void badClusterSettingsShouldNameTheProperty() {
+        assertFailure("adaptive-cache.redis.cluster.nodes=127.0.0.1", "adaptive-cache.redis.cluster.nodes", "host:port");
+        assertFailure("adaptive-cache.redis.cluster.nodes=127.0.0.1:99999", "adaptive-cache.redis.cluster.nodes", "host:port");
+        assertFailure("adaptive-cache.redis.cluster.read-from=sideways", "adaptive-cache.redis.cluster.read-from", "replica-preferred");
+        assertFailure("adaptive-cache.redis.cluster.max-redirects=-1", "adaptive-cache.redis.cluster.max-redirects", "0 or more");
+        assertFailure("adaptive-cache.redis.cluster.refresh.period=0s", "adaptive-cache.redis.cluster.refresh.period", "positive");
+    }
+
+    private void assertFailure(String property, String name, String hint) {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes(), property).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(name).hasMessageContaining(hint);
+        });
+    }
+
+    @Test
+    void readFromNamesShouldMapToLettuceSettings() {
+        assertThat(RedisClusterSettings.readFrom("replica-preferred")).isSameAs(ReadFrom.REPLICA_PREFERRED);
+        assertThat(RedisClusterSettings.readFrom("masterPreferred")).isSameAs(ReadFrom.UPSTREAM_PREFERRED);
+        assertThat(RedisClusterSettings.readFrom("LOWEST_LATENCY")).isSameAs(ReadFrom.LOWEST_LATENCY);
+        assertThatThrownBy(() -> RedisClusterSettings.readFrom("nowhere")).isInstanceOf(InvalidAdaptiveCachePropertyException.class);
+        assertThat(List.of("master", "any", "any-replica", "replica")).allSatisfy(name -> RedisClusterSettings.readFrom(name));
+    }
+}
