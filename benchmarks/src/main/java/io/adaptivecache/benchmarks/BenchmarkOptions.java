@@ -30,7 +30,7 @@ final class BenchmarkOptions {
               --threads 1,8,50,200     caller thread counts
               --sizes 100,10KiB,100KiB value sizes (B, KiB or MiB)
               --networks loopback,delayed
-              --backends redis,memcached
+              --backends redis,memcached  also redis-cluster: a local cluster of three masters, on loopback only
               --targets ID,...         only these targets (ids as in the report; a trailing * matches a prefix)
               --rounds 3               interleaved rounds; figures are medians over rounds
               --warm-up 1s             load before measuring each cell
@@ -43,6 +43,7 @@ final class BenchmarkOptions {
               --timeout 5s             every client's command, operation and pool-wait timeout
               --redis HOST:PORT        use a running Redis instead of starting one (its keys bench:* are overwritten)
               --memcached HOST:PORT    use a running memcached instead of starting one
+              --redis-cluster HOST:PORT  use a running Redis Cluster (any one node) instead of starting one
               --out DIR                where results go (default benchmarks/results/<time>)
             """;
 
@@ -126,7 +127,7 @@ final class BenchmarkOptions {
             case "threads" -> this.threads = list(value, name, text -> positive(Integer.parseInt(text), name));
             case "sizes" -> this.sizes = list(value, name, BenchmarkOptions::bytes);
             case "networks" -> this.networks = list(value, name, text -> Network.valueOf(text.toUpperCase(Locale.ROOT)));
-            case "backends" -> this.backends = list(value, name, text -> Backend.valueOf(text.toUpperCase(Locale.ROOT)));
+            case "backends" -> this.backends = list(value, name, text -> Backend.valueOf(text.toUpperCase(Locale.ROOT).replace('-', '_')));
             case "targets" -> this.targets = list(value, name, String::trim);
             case "rounds" -> this.rounds = positive(Integer.parseInt(value), name);
             case "warm-up" -> this.warmUp = duration(value, name);
@@ -139,6 +140,7 @@ final class BenchmarkOptions {
             case "timeout" -> this.timeout = duration(value, name);
             case "redis" -> this.addresses.put(Backend.REDIS, address(value, name));
             case "memcached" -> this.addresses.put(Backend.MEMCACHED, address(value, name));
+            case "redis-cluster" -> this.addresses.put(Backend.REDIS_CLUSTER, address(value, name));
             case "out" -> this.out = Path.of(value);
             default -> throw new IllegalArgumentException("Unknown option --" + name);
         }

@@ -97,6 +97,9 @@ public final class Benchmarks {
                         new SplittableRandom(size).nextBytes(value);
                         KeyspaceFiller.fill(backend, servers.address(backend, Network.LOOPBACK), value);
                         for (Network network : options.networks) {
+                            if (!backend.supports(network)) {
+                                continue;
+                            }
                             String[] hostPort = servers.address(backend, network).split(":");
                             for (int threads : options.threads) {
                                 Workload workload = new Workload(backend, network, size, threads);

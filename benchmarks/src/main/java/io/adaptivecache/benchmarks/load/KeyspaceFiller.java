@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
+import io.adaptivecache.redis.RedisClusterCacheTemplates;
 import io.adaptivecache.strategy.StrategySpec;
 
 /** Writes every key of the key space with the workload's value before its cells run, so that gets hit from the first call. */
@@ -25,11 +26,14 @@ public final class KeyspaceFiller {
      * @param value the value
      */
     public static void fill(Backend backend, String address, byte[] value) {
-        try (DefaultCacheTemplate<?> template = backend == Backend.REDIS
-                ? RedisCacheTemplates.builder().uri("redis://" + address).commandTimeout(Duration.ofSeconds(10))
-                        .strategy(StrategySpec.single()).start()
-                : MemcachedCacheTemplates.builder().servers(address).operationTimeout(Duration.ofSeconds(10))
-                        .strategy(StrategySpec.single()).start()) {
+        try (DefaultCacheTemplate<?> template = switch (backend) {
+            case REDIS -> RedisCacheTemplates.builder().uri("redis://" + address).commandTimeout(Duration.ofSeconds(10))
+                    .strategy(StrategySpec.single()).start();
+            case REDIS_CLUSTER -> RedisClusterCacheTemplates.builder().nodes(address).commandTimeout(Duration.ofSeconds(10))
+                    .strategy(StrategySpec.single()).start();
+            case MEMCACHED -> MemcachedCacheTemplates.builder().servers(address).operationTimeout(Duration.ofSeconds(10))
+                    .strategy(StrategySpec.single()).start();
+        }) {
             List<CompletableFuture<Void>> inFlight = new ArrayList<>(IN_FLIGHT);
             for (int i = 0; i < ClosedLoopRunner.KEYS; i++) {
                 inFlight.add(template.setAsync(ClosedLoopRunner.key(i), value, Duration.ZERO));

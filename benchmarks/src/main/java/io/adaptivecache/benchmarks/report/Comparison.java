@@ -13,14 +13,29 @@ import io.adaptivecache.benchmarks.load.Backend;
  * @param backend the backend
  * @param numerator the target on top
  * @param denominators the targets below; the best of them in each round counts
+ * @param denominatorBackend the backend the denominators ran on (the same one, but for scale-out
+ *        comparisons: the same workload on one server)
  * @param goal what the project claims, as text; not asserted
  */
-public record Comparison(String section, Backend backend, String numerator, List<String> denominators, String goal) {
+public record Comparison(String section, Backend backend, String numerator, List<String> denominators, Backend denominatorBackend,
+        String goal) {
+
+    /**
+     * A comparison within one backend.
+     * @param section the question it answers
+     * @param backend the backend
+     * @param numerator the target on top
+     * @param denominators the targets below
+     * @param goal what the project claims
+     */
+    public Comparison(String section, Backend backend, String numerator, List<String> denominators, String goal) {
+        this(section, backend, numerator, denominators, backend, goal);
+    }
 
     /** @return for example {@code ours-multi / lettuce-multi} */
     public String label() {
-        return this.numerator + " / " + (this.denominators.size() == 1 ? this.denominators.get(0)
-                : "best of " + String.join(", ", this.denominators));
+        String below = this.denominators.size() == 1 ? this.denominators.get(0) : "best of " + String.join(", ", this.denominators);
+        return this.numerator + " / " + below + (this.denominatorBackend == this.backend ? "" : " on " + this.denominatorBackend.label());
     }
 
     /** The comparisons the issue asks for, in report order. */
@@ -44,10 +59,22 @@ public record Comparison(String section, Backend backend, String numerator, List
                     "> 1 at 200 threads"),
             new Comparison(Sections.ALTERNATIVES, Backend.MEMCACHED, "ours-multi", List.of("spy-pool-8"), "> 1"),
             new Comparison(Sections.ALTERNATIVES, Backend.MEMCACHED, "ours-multi", List.of("xmemcached"), "issue #10: ≥ 0.9"),
+            new Comparison(Sections.ALTERNATIVES, Backend.REDIS_CLUSTER, "ours-multi", List.of("lettuce-cluster"), "> 1 at 200 threads"),
+            new Comparison(Sections.ALTERNATIVES, Backend.REDIS_CLUSTER, "ours-multi", List.of("jedis-cluster"), "> 1"),
             new Comparison(Sections.ADAPTIVE, Backend.REDIS, "ours-adaptive",
                     List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-pooled-50"), "≥ 0.95"),
             new Comparison(Sections.ADAPTIVE, Backend.MEMCACHED, "ours-adaptive", List.of("ours-single", "ours-multi", "ours-pooled-8"),
-                    "≥ 0.95"));
+                    "≥ 0.95"),
+            new Comparison(Sections.ADAPTIVE, Backend.REDIS_CLUSTER, "ours-adaptive",
+                    List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-pooled-50"), "≥ 0.95"),
+            new Comparison(Sections.SCALE_OUT, Backend.REDIS_CLUSTER, "ours-single", List.of("ours-single"), Backend.REDIS,
+                    "issue #7: recorded"),
+            new Comparison(Sections.SCALE_OUT, Backend.REDIS_CLUSTER, "ours-multi", List.of("ours-multi"), Backend.REDIS,
+                    "issue #7: recorded"),
+            new Comparison(Sections.SCALE_OUT, Backend.REDIS_CLUSTER, "ours-adaptive", List.of("ours-adaptive"), Backend.REDIS,
+                    "issue #7: recorded"),
+            new Comparison(Sections.SCALE_OUT, Backend.REDIS_CLUSTER, "lettuce-cluster", List.of("lettuce-single"), Backend.REDIS,
+                    "for reference"));
 
     /** The report's ratio sections. */
     static final class Sections {
@@ -56,6 +83,7 @@ public record Comparison(String section, Backend backend, String numerator, List
         static final String SEEDS = "The source articles' findings, on this machine";
         static final String ALTERNATIVES = "Against what users would pick instead";
         static final String ADAPTIVE = "Adaptive against the best fixed strategy of each workload";
+        static final String SCALE_OUT = "Scale-out: the same workload on three cluster masters against one server";
 
         private Sections() {
         }

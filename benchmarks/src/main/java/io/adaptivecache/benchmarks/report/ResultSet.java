@@ -92,15 +92,21 @@ public final class ResultSet {
      * @return the median ratio and the per-round ratios, empty if a target was not measured
      */
     public Optional<Ratio> ratio(Comparison comparison, Workload workload) {
+        Workload below = new Workload(comparison.denominatorBackend(), workload.network(), workload.valueBytes(), workload.threads());
         Map<Integer, Map<String, Double>> byRound = new LinkedHashMap<>();
+        Map<Integer, Map<String, Double>> belowByRound = new LinkedHashMap<>();
         for (CellResult cell : cells()) {
             if (cell.workload().equals(workload)) {
                 byRound.computeIfAbsent(cell.round(), round -> new LinkedHashMap<>()).put(cell.target(), cell.opsPerSecond());
             }
+            if (cell.workload().equals(below)) {
+                belowByRound.computeIfAbsent(cell.round(), round -> new LinkedHashMap<>()).put(cell.target(), cell.opsPerSecond());
+            }
         }
         List<Double> ratios = new ArrayList<>();
-        for (Map<String, Double> round : byRound.values()) {
-            Double numerator = round.get(comparison.numerator());
+        for (Map.Entry<Integer, Map<String, Double>> entry : byRound.entrySet()) {
+            Double numerator = entry.getValue().get(comparison.numerator());
+            Map<String, Double> round = belowByRound.getOrDefault(entry.getKey(), Map.of());
             OptionalDouble best = comparison.denominators().stream().filter(round::containsKey).mapToDouble(round::get).max();
             boolean complete = comparison.denominators().stream().allMatch(round::containsKey);
             if (numerator != null && complete && best.isPresent() && best.getAsDouble() > 0) {

@@ -9,12 +9,13 @@ import java.util.Map;
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.testservers.MemcachedServer;
+import io.adaptivecache.testservers.RedisCluster;
 import io.adaptivecache.testservers.RedisServer;
 import io.adaptivecache.testservers.ServerProcess;
 
 /**
- * The servers a run talks to: its own {@code redis-server} and {@code memcached} on free
- * loopback ports unless addresses are given, and a delaying proxy in front of each when the run
+ * The servers a run talks to: its own {@code redis-server}, {@code memcached} and Redis Cluster
+ * (six {@code redis-server}s) on free loopback ports unless addresses are given, and a delaying proxy in front of each when the run
  * includes the delayed network. Everything started here is stopped by {@link #close()}.
  */
 public final class BenchmarkServers implements AutoCloseable {
@@ -39,7 +40,14 @@ public final class BenchmarkServers implements AutoCloseable {
         try {
             for (Backend backend : backends) {
                 String address = addresses.get(backend);
-                if (address == null) {
+                if (address == null && backend == Backend.REDIS_CLUSTER) {
+                    RedisCluster cluster = new RedisCluster();
+                    this.started.add(cluster);
+                    cluster.start();
+                    // Any node will do: the client discovers the others from it.
+                    address = cluster.masters().get(0).address();
+                }
+                else if (address == null) {
                     ServerProcess server = backend == Backend.REDIS ? new RedisServer()
                             : new MemcachedServer().withMemoryMegabytes(MEMCACHED_MEGABYTES);
                     server.start();
@@ -47,7 +55,7 @@ public final class BenchmarkServers implements AutoCloseable {
                     address = server.address();
                 }
                 this.direct.put(backend, address);
-                if (delayed) {
+                if (delayed && backend.supports(Network.DELAYED)) {
                     ProxyProcess proxy = new ProxyProcess(address, delayMillis);
                     this.started.add(proxy);
                     this.proxies.put(backend, proxy);

@@ -8,6 +8,10 @@ import io.adaptivecache.benchmarks.load.LoadedClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -68,6 +72,35 @@ final class LettuceClients {
             @Override
             public void close() {
                 opened.forEach(StatefulRedisConnection::close);
+                client.shutdown();
+            }
+        };
+    }
+
+    /**
+     * One cluster connection shared by every caller, as Spring Data Redis uses by default: it
+     * routes each command to its slot's node over one connection per node.
+     */
+    static LoadedClient cluster(String host, int port, Duration timeout) {
+        RedisClusterClient client = RedisClusterClient.create(RedisURI.builder().withHost(host).withPort(port).withTimeout(timeout).build());
+        client.setOptions(ClusterClientOptions.builder().socketOptions(SocketOptions.builder().tcpNoDelay(true).build())
+                .timeoutOptions(TimeoutOptions.enabled(timeout)).build());
+        StatefulRedisClusterConnection<String, byte[]> connection = client.connect(CODEC);
+        RedisAdvancedClusterCommands<String, byte[]> commands = connection.sync();
+        return new LoadedClient() {
+            @Override
+            public byte[] get(String key) {
+                return commands.get(key);
+            }
+
+            @Override
+            public void set(String key, byte[] value) {
+                commands.set(key, value);
+            }
+
+            @Override
+            public void close() {
+                connection.close();
                 client.shutdown();
             }
         };

@@ -10,6 +10,7 @@ import io.adaptivecache.benchmarks.targets.BenchTarget.Kind;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
+import io.adaptivecache.redis.RedisClusterCacheTemplates;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -85,6 +86,23 @@ public final class Targets {
                 Kind.HAND_WRITTEN, (host, port, threads) -> SpymemcachedClients.pooled(host, port, 8, timeout)));
         targets.add(new BenchTarget("xmemcached", "XMemcached, connection pool of " + cores, memcached, Kind.PEER,
                 (host, port, threads) -> new XMemcachedPoolClient(host, port, cores, timeout)));
+
+        Backend cluster = Backend.REDIS_CLUSTER;
+        targets.add(new BenchTarget("ours-single", "CacheTemplate, SINGLE (one cluster connection)", cluster, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new CacheTemplateClient(cluster(host, port, timeout, StrategySpec.single()))));
+        targets.add(new BenchTarget("ours-multi", "CacheTemplate, MULTI(" + cores + ") cluster connections", cluster,
+                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new CacheTemplateClient(cluster(host, port, timeout, multi))));
+        for (int size : new int[] {8, 50}) {
+            targets.add(new BenchTarget("ours-pooled-" + size, "CacheTemplate, POOLED(" + size + ") cluster connections", cluster,
+                    Kind.ADAPTIVE_CACHE,
+                    (host, port, threads) -> new CacheTemplateClient(cluster(host, port, timeout, pooled(size, timeout)))));
+        }
+        targets.add(new BenchTarget(ADAPTIVE, "CacheTemplate, adaptive (starts MULTI(" + cores + "))", cluster, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new AdaptiveTemplateClient(cluster(host, port, timeout, multi), timings)));
+        targets.add(new BenchTarget("lettuce-cluster", "Lettuce by hand, one shared cluster connection (Spring Data's default)",
+                cluster, Kind.HAND_WRITTEN, (host, port, threads) -> LettuceClients.cluster(host, port, timeout)));
+        targets.add(new BenchTarget("jedis-cluster", "Jedis, JedisCluster with a pool of 50 per node", cluster, Kind.PEER,
+                (host, port, threads) -> new JedisClusterClient(host, port, 50, timeout)));
         return List.copyOf(targets);
     }
 
@@ -95,6 +113,10 @@ public final class Targets {
     private static DefaultCacheTemplate<?> redis(String host, int port, Duration timeout,
             StrategySpec strategy) {
         return RedisCacheTemplates.builder().uri("redis://" + host + ":" + port).commandTimeout(timeout).strategy(strategy).start();
+    }
+
+    private static DefaultCacheTemplate<?> cluster(String host, int port, Duration timeout, StrategySpec strategy) {
+        return RedisClusterCacheTemplates.builder().nodes(host + ":" + port).commandTimeout(timeout).strategy(strategy).start();
     }
 
     private static DefaultCacheTemplate<?> memcached(String host, int port, Duration timeout,
