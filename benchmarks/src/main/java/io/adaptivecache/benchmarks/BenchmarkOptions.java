@@ -10,6 +10,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+
+import io.adaptivecache.redis.RedisTransport;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -40,6 +42,9 @@ final class BenchmarkOptions {
               --adaptive-dwell 3s
               --adaptive-trial 3s
               --delay 1ms              the delaying proxy's delay in each direction
+              --transport nio          Lettuce's transport for the run: nio, epoll, io_uring or auto (one per JVM)
+              --transports nio,io_uring  a transport dimension: each round runs every transport in a JVM of its own
+                                         (target ids get @transport), against servers this process starts
               --timeout 5s             every client's command, operation and pool-wait timeout
               --redis HOST:PORT        use a running Redis instead of starting one (its keys bench:* are overwritten)
               --memcached HOST:PORT    use a running memcached instead of starting one
@@ -60,6 +65,10 @@ final class BenchmarkOptions {
     Duration adaptiveDwell;
     Duration adaptiveTrial;
     Duration delay = Duration.ofMillis(1);
+    RedisTransport transport = RedisTransport.NIO;
+    List<RedisTransport> transports = List.of();
+    int roundNumber;
+    String targetSuffix = "";
     Duration timeout = Duration.ofSeconds(5);
     Map<Backend, String> addresses = new EnumMap<>(Backend.class);
     Path out;
@@ -137,6 +146,10 @@ final class BenchmarkOptions {
             case "adaptive-dwell" -> this.adaptiveDwell = duration(value, name);
             case "adaptive-trial" -> this.adaptiveTrial = duration(value, name);
             case "delay" -> this.delay = duration(value, name);
+            case "transport" -> this.transport = RedisTransport.of(value);
+            case "transports" -> this.transports = list(value, name, RedisTransport::of);
+            case "round-number" -> this.roundNumber = positive(Integer.parseInt(value), name);
+            case "target-suffix" -> this.targetSuffix = value;
             case "timeout" -> this.timeout = duration(value, name);
             case "redis" -> this.addresses.put(Backend.REDIS, address(value, name));
             case "memcached" -> this.addresses.put(Backend.MEMCACHED, address(value, name));
@@ -144,6 +157,34 @@ final class BenchmarkOptions {
             case "out" -> this.out = Path.of(value);
             default -> throw new IllegalArgumentException("Unknown option --" + name);
         }
+    }
+
+    /** The round label of this JVM's cells: its own rounds, or the one round a parent gave it. */
+    int round(int ownRound) {
+        return this.roundNumber > 0 ? this.roundNumber : ownRound;
+    }
+
+    /**
+     * This run's arguments without the named options (and their values), for a child JVM.
+     * @param names option names without dashes
+     * @return the remaining arguments
+     */
+    List<String> argumentsWithout(String... names) {
+        List<String> drop = List.of(names);
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < this.arguments.size(); i++) {
+            String arg = this.arguments.get(i);
+            String name = arg.startsWith("--") ? arg.substring(2).split("=", 2)[0] : null;
+            boolean inline = arg.contains("=");
+            if (name != null && drop.contains(name)) {
+                if (!inline && !name.equals("quick")) {
+                    i++;
+                }
+                continue;
+            }
+            kept.add(arg);
+        }
+        return kept;
     }
 
     boolean selects(String targetId) {

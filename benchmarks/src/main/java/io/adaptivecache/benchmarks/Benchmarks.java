@@ -28,6 +28,7 @@ import io.adaptivecache.benchmarks.report.RunFacts;
 import io.adaptivecache.benchmarks.servers.BenchmarkServers;
 import io.adaptivecache.benchmarks.targets.BenchTarget;
 import io.adaptivecache.benchmarks.targets.Targets;
+import io.adaptivecache.redis.RedisTransport;
 
 /**
  * The benchmark: every selected target on every workload, interleaved within each round (the
@@ -66,16 +67,22 @@ public final class Benchmarks {
     }
 
     static Path run(BenchmarkOptions options) throws Exception {
+        if (options.transports.size() > 1) {
+            return TransportRuns.run(options);
+        }
         // Before any spymemcached class logs: its default logger costs half its throughput (see anchors.md).
         if (System.getProperty("net.spy.log.LoggerImpl") == null) {
             System.setProperty("net.spy.log.LoggerImpl", "net.spy.memcached.compat.log.SLF4JLogger");
         }
         System.setProperty("java.awt.headless", "true");
+        // Lettuce has one transport per JVM, so every Redis target of the run shares it, ours and the peers alike.
+        RedisTransport.select(options.transport);
         int cores = Runtime.getRuntime().availableProcessors();
         List<BenchTarget> catalog = Targets.all(cores, options.timeout, options.adaptiveWindow, options.adaptiveDwell,
                 options.adaptiveTrial);
         List<BenchTarget> targets = catalog.stream()
-                .filter(target -> options.backends.contains(target.backend()) && options.selects(target.id())).toList();
+                .filter(target -> options.backends.contains(target.backend()) && options.selects(target.id()))
+                .map(target -> target.withSuffix(options.targetSuffix)).toList();
         if (targets.isEmpty()) {
             throw new IllegalArgumentException("No target matches --targets " + options.targets + " on " + options.backends);
         }
@@ -105,7 +112,7 @@ public final class Benchmarks {
                                 Workload workload = new Workload(backend, network, size, threads);
                                 for (BenchTarget target : order) {
                                     CellResult cell = measure(runner, target, hostPort[0], Integer.parseInt(hostPort[1]), workload,
-                                            round, value);
+                                            options.round(round), value);
                                     resultSet.add(cell);
                                     csv.append(cell);
                                     System.out.println(progress(cell));
@@ -116,7 +123,12 @@ public final class Benchmarks {
                 }
             }
         }
-        Instant finished = Instant.now();
+        return report(options, resultSet, targets, started, Instant.now());
+    }
+
+    /** Charts and Markdown for a finished run. */
+    static Path report(BenchmarkOptions options, ResultSet resultSet, List<BenchTarget> targets, Instant started, Instant finished)
+            throws Exception {
         Map<String, BenchTarget.Kind> kinds = new LinkedHashMap<>();
         targets.forEach(target -> kinds.putIfAbsent(target.id(), target.kind()));
         Map<Workload.Group, List<Path>> charts = Charts.write(resultSet, kinds, options.out);
@@ -139,7 +151,7 @@ public final class Benchmarks {
         }
     }
 
-    private static <T> List<T> rotated(List<T> list, int by) {
+    static <T> List<T> rotated(List<T> list, int by) {
         List<T> rotated = new ArrayList<>(list);
         if (!rotated.isEmpty()) {
             java.util.Collections.rotate(rotated, -(by % rotated.size()));
@@ -192,6 +204,11 @@ public final class Benchmarks {
         run.put("Networks", options.networks.stream().map(network -> network == Network.DELAYED
                 ? "delayed (proxy in its own JVM, " + options.delay.toMillis() + " ms each way)" : network.label())
                 .collect(Collectors.joining(", ")));
+        run.put("Redis transport", options.transports.size() > 1
+                ? options.transports.stream().map(RedisTransport::label).collect(Collectors.joining(", "))
+                        + ", each in a JVM of its own per round (target ids carry @transport)"
+                : RedisTransport.inUse().label() + " (asked for: " + options.transport.label()
+                        + "; Lettuce's, one per JVM, so every Lettuce-based target of the run shares it)");
         run.put("Timeouts", options.timeout.toMillis() + " ms for every client's commands and pool waits");
         run.put("Adaptive", "window " + options.adaptiveWindow.toMillis() + " ms, dwell " + options.adaptiveDwell.toMillis()
                 + " ms, trial " + options.adaptiveTrial.toMillis() + " ms, settle limit " + options.settle.toMillis()

@@ -38,6 +38,7 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     private int maxValueBytes = 512 * 1024 * 1024;
     private ClientResources resources;
     private Duration maxReconnectDelay = Duration.ofSeconds(2);
+    private RedisTransport transport = RedisTransport.AUTO;
     private Consumer<ClientResources.Builder> resourcesCustomizer = resources -> {
     };
     private Consumer<ClientOptions.Builder> optionsCustomizer = options -> {
@@ -61,6 +62,18 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
      */
     public B maxReconnectDelay(Duration maxReconnectDelay) {
         this.maxReconnectDelay = positive(maxReconnectDelay, "max reconnect delay");
+        return self();
+    }
+
+    /**
+     * The network transport: {@link RedisTransport#AUTO} (the default) takes io_uring, then
+     * epoll, then NIO, by what the machine and classpath support. Lettuce has one transport per
+     * JVM, chosen when its first client starts; see {@link RedisTransport#select}.
+     * @param transport the transport
+     * @return this builder
+     */
+    public B transport(RedisTransport transport) {
+        this.transport = Objects.requireNonNull(transport, "transport");
         return self();
     }
 
@@ -160,6 +173,14 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     }
 
     /**
+     * The connect timeout set.
+     * @return the timeout
+     */
+    protected final Duration connectTimeout() {
+        return this.connectTimeout;
+    }
+
+    /**
      * The input rules from the key and value limits set.
      * @return the rules
      */
@@ -169,10 +190,11 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
 
     /**
      * The client resources to use: the shared ones given, or new ones that {@link #shutdown}
-     * releases.
+     * releases; the transport is selected first.
      * @return the resources
      */
     protected final ClientResources clientResources() {
+        RedisTransport.select(this.transport);
         if (this.resources != null) {
             return this.resources;
         }

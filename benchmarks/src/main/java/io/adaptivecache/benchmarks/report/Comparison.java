@@ -67,6 +67,13 @@ public record Comparison(String section, Backend backend, String numerator, List
                     "≥ 0.95"),
             new Comparison(Sections.ADAPTIVE, Backend.REDIS_CLUSTER, "ours-adaptive",
                     List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-pooled-50"), "≥ 0.95"),
+            new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@io_uring", List.of("ours-multi@nio"), "issue #10: recorded"),
+            new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-single@io_uring", List.of("ours-single@nio"), "issue #10: recorded"),
+            new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@epoll", List.of("ours-multi@nio"), "issue #10: recorded"),
+            new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@io_uring", List.of("lettuce-single@nio"),
+                    "issue #10: ≥ 1.3 at 50 and 200 threads"),
+            new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@io_uring", List.of("jedis-pool-8@nio", "jedis-pool-50@nio"),
+                    "issue #10: ≥ 1.4 at 50 and 200 threads"),
             new Comparison(Sections.SCALE_OUT, Backend.REDIS_CLUSTER, "ours-single", List.of("ours-single"), Backend.REDIS,
                     "issue #7: recorded"),
             new Comparison(Sections.SCALE_OUT, Backend.REDIS_CLUSTER, "ours-multi", List.of("ours-multi"), Backend.REDIS,
@@ -83,6 +90,7 @@ public record Comparison(String section, Backend backend, String numerator, List
         static final String SEEDS = "The source articles' findings, on this machine";
         static final String ALTERNATIVES = "Against what users would pick instead";
         static final String ADAPTIVE = "Adaptive against the best fixed strategy of each workload";
+        static final String TRANSPORT = "Native transports: each transport in a JVM of its own, ratios within a round";
         static final String SCALE_OUT = "Scale-out: the same workload on three cluster masters against one server";
 
         private Sections() {

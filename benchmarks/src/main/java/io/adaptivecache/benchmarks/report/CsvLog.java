@@ -6,9 +6,16 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
+import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.CellResult;
+import io.adaptivecache.benchmarks.load.Network;
+import io.adaptivecache.benchmarks.load.Settling;
+import io.adaptivecache.benchmarks.load.Workload;
 
 /** Every cell of every round, one line each, written as soon as it is measured so that an interrupted run keeps its figures. */
 public final class CsvLog implements AutoCloseable {
@@ -45,6 +52,66 @@ public final class CsvLog implements AutoCloseable {
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
+    }
+
+    /**
+     * Reads the cells a run wrote.
+     * @param file a {@code cells.csv}
+     * @return its cells, in order
+     * @throws IOException if it cannot be read
+     */
+    public static List<CellResult> read(Path file) throws IOException {
+        List<CellResult> cells = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (String line : lines.subList(1, lines.size())) {
+            if (line.isBlank()) {
+                continue;
+            }
+            List<String> f = fields(line);
+            Workload workload = new Workload(Backend.valueOf(f.get(1).toUpperCase(Locale.ROOT)),
+                    Network.valueOf(f.get(2).toUpperCase(Locale.ROOT)), Integer.parseInt(f.get(3)), Integer.parseInt(f.get(4)));
+            Settling settling = new Settling(Integer.parseInt(f.get(14)), Duration.ofMillis(Long.parseLong(f.get(15))),
+                    Boolean.parseBoolean(f.get(16)), f.get(17).isEmpty() ? null : f.get(17));
+            cells.add(new CellResult(f.get(5), workload, Integer.parseInt(f.get(0)), Long.parseLong(f.get(6)), 0,
+                    Double.parseDouble(f.get(7)), Double.parseDouble(f.get(8)), Double.parseDouble(f.get(9)),
+                    Double.parseDouble(f.get(10)), Long.parseLong(f.get(11)), f.get(18).isEmpty() ? null : f.get(18),
+                    Double.parseDouble(f.get(12)), Double.parseDouble(f.get(13)), settling));
+        }
+        return cells;
+    }
+
+    /** One line's fields; a quoted field may hold commas and doubled quotes. */
+    private static List<String> fields(String line) {
+        List<String> fields = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    field.append('"');
+                    i++;
+                }
+                else if (c == '"') {
+                    quoted = false;
+                }
+                else {
+                    field.append(c);
+                }
+            }
+            else if (c == '"') {
+                quoted = true;
+            }
+            else if (c == ',') {
+                fields.add(field.toString());
+                field.setLength(0);
+            }
+            else {
+                field.append(c);
+            }
+        }
+        fields.add(field.toString());
+        return fields;
     }
 
     private static String quote(String text) {

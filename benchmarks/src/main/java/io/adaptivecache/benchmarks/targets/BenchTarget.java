@@ -14,6 +14,19 @@ import io.adaptivecache.benchmarks.load.LoadedClient;
  */
 public record BenchTarget(String id, String description, Backend backend, Kind kind, Opener opener) {
 
+    /**
+     * The same target under another id, for a run in which it appears once per transport.
+     * @param suffix appended to the id, such as {@code @io_uring}; empty for none
+     * @return the target
+     */
+    public BenchTarget withSuffix(String suffix) {
+        if (suffix == null || suffix.isEmpty()) {
+            return this;
+        }
+        return new BenchTarget(this.id + suffix, this.description + " (" + suffix.substring(1) + ")", this.backend, this.kind,
+                this.opener);
+    }
+
     /** Where a target comes from. */
     public enum Kind {
 
