@@ -663,6 +663,12 @@ public class AdaptiveCacheProperties {
         /** Client name set on each connection with CLIENT SETNAME. */
         private String clientName;
 
+        /** Network transport of Lettuce's event loops: auto takes io_uring, then epoll, then nio, by what the machine supports. Lettuce has one transport per JVM, chosen when its first client starts. */
+        private io.adaptivecache.redis.RedisTransport transport = io.adaptivecache.redis.RedisTransport.AUTO;
+
+        /** Driver of POOLED connections: lettuce, or jedis (blocking connections doing the I/O on the caller's thread; needs redis.clients:jedis, which the starter brings). SINGLE and MULTI always run on Lettuce. Not available for Redis Cluster. */
+        private io.adaptivecache.redis.RedisDriver pooledDriver = io.adaptivecache.redis.RedisDriver.LETTUCE;
+
         /** Redis Cluster: name its nodes to talk to a cluster rather than to one server. */
         @NestedConfigurationProperty
         private final Cluster cluster = new Cluster();
@@ -746,6 +752,22 @@ public class AdaptiveCacheProperties {
 
         public Cluster getCluster() {
             return this.cluster;
+        }
+
+        public io.adaptivecache.redis.RedisDriver getPooledDriver() {
+            return this.pooledDriver;
+        }
+
+        public void setPooledDriver(io.adaptivecache.redis.RedisDriver pooledDriver) {
+            this.pooledDriver = pooledDriver;
+        }
+
+        public io.adaptivecache.redis.RedisTransport getTransport() {
+            return this.transport;
+        }
+
+        public void setTransport(io.adaptivecache.redis.RedisTransport transport) {
+            this.transport = transport;
         }
 
         public String getClientName() {

@@ -6,6 +6,8 @@ import java.util.List;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.redis.AbstractRedisTemplateBuilder;
 import io.adaptivecache.redis.RedisCacheTemplates;
+import io.adaptivecache.redis.RedisDriver;
+import io.adaptivecache.redis.RedisTransport;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
@@ -20,6 +22,7 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.unit.DataSize;
 
 /** The Redis template, when lettuce-core is present. */
@@ -42,9 +45,13 @@ class RedisCacheTemplateConfiguration {
         String bundleName = sslBundleName(redis, binder);
         List<RedisURI> clusterNodes = RedisClusterSettings.nodes(redis, binder, bundleName != null);
         AbstractRedisTemplateBuilder<?, ?> builder = clusterNodes.isEmpty()
-                ? RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName))
+                ? RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName)).pooledDriver(pooledDriver(redis, false))
                 : RedisClusterSettings.builder(redis, binder, clusterNodes);
+        if (!clusterNodes.isEmpty()) {
+            pooledDriver(redis, true);
+        }
         builder.name("redis");
+        builder.transport(transport(redis));
         builder.strategy(StrategySpecs.initial(PREFIX, redis));
         builder.poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers));
         builder.clientOptions(options -> sslOptions(bundleName, sslBundles).ifPresent(options::sslOptions));
@@ -60,6 +67,37 @@ class RedisCacheTemplateConfiguration {
         builder.maxKeyBytes(bytes(PREFIX + ".max-key-size", redis.getMaxKeySize()));
         builder.maxValueBytes(bytes(PREFIX + ".max-value-size", redis.getMaxValueSize()));
         return builder.build();
+    }
+
+    /** The POOLED driver asked for, refused here when Jedis is missing or the template is a cluster's. */
+    private static RedisDriver pooledDriver(AdaptiveCacheProperties.Redis redis, boolean cluster) {
+        RedisDriver driver = redis.getPooledDriver();
+        if (driver == null) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".pooled-driver", null, "it must be lettuce or jedis");
+        }
+        if (driver == RedisDriver.JEDIS && cluster) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".pooled-driver", "jedis",
+                    "the Jedis driver is not available for Redis Cluster; use lettuce");
+        }
+        if (driver == RedisDriver.JEDIS && !ClassUtils.isPresent("redis.clients.jedis.Jedis", RedisCacheTemplateConfiguration.class.getClassLoader())) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".pooled-driver", "jedis",
+                    "Jedis is not on the classpath; add redis.clients:jedis (the starter brings it)");
+        }
+        return driver;
+    }
+
+    /** The transport asked for, refused here (naming the property) when the machine cannot give it. */
+    private static RedisTransport transport(AdaptiveCacheProperties.Redis redis) {
+        RedisTransport transport = redis.getTransport();
+        if (transport == null) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".transport", null, "it must be auto, nio, epoll or io_uring");
+        }
+        String unavailable = transport.unavailability();
+        if (unavailable != null) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".transport", transport.label(),
+                    unavailable + "; auto falls back to what the machine supports");
+        }
+        return transport;
     }
 
     /**

@@ -102,6 +102,8 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
 
             assertThat(endpoint.templates().templates()).containsOnlyKeys("redis");
             assertThat(endpoint.template("redis").strategy()).startsWith("MULTI(");
+            assertThat(endpoint.template("redis").transport()).isEqualTo(io.adaptivecache.redis.RedisTransport.inUse().label())
+                    .isIn("nio", "epoll", "io_uring");
             assertThat(endpoint.template("nope")).isNull();
 
             AdaptiveCacheEndpoint.TemplateDescriptor pinned = endpoint.control("redis", "pin", "pooled", 3);

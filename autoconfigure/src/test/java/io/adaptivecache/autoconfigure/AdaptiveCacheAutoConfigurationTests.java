@@ -111,6 +111,18 @@ class AdaptiveCacheAutoConfigurationTests {
     }
 
     @Test
+    void theJedisPooledDriverShouldServePooledCallsOnTheCallersThread() {
+        this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.pooled-driver=jedis",
+                "adaptive-cache.redis.strategy.type=pooled").run(context -> {
+                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    template.set("jedis:k", new byte[] {5}, Duration.ZERO);
+                    java.util.concurrent.CompletableFuture<byte[]> read = template.getAsync("jedis:k");
+                    assertThat(read).as("a blocking Jedis call completes before it returns").isDone();
+                    assertThat(read.join()).containsExactly(5);
+                });
+    }
+
+    @Test
     void aUserTemplateShouldReplaceTheAutoConfiguredOne() {
         this.contextRunner.withUserConfiguration(UserTemplateConfiguration.class).run(context -> {
             DefaultCacheTemplate<?> template = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);

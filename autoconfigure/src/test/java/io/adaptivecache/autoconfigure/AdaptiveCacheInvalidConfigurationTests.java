@@ -28,6 +28,16 @@ class AdaptiveCacheInvalidConfigurationTests {
     }
 
     @Test
+    void anUnknownTransportShouldNameTheProperty() {
+        // Boot's own binder refuses it, with its own failure analysis, before any bean exists.
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.transport=kqueue").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining("adaptive-cache.redis.transport")
+                    .hasStackTraceContaining("kqueue");
+        });
+    }
+
+    @Test
     void zeroOrNegativeConnectionCountsShouldNameTheProperty() {
         assertFailsWith("adaptive-cache.redis.strategy.multi.connections=0", "adaptive-cache.redis.strategy.multi.connections",
                 "at least 1");

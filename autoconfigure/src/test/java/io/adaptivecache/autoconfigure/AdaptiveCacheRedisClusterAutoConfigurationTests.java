@@ -94,6 +94,7 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
         assertFailure("adaptive-cache.redis.cluster.nodes=127.0.0.1:99999", "adaptive-cache.redis.cluster.nodes", "host:port");
         assertFailure("adaptive-cache.redis.cluster.read-from=sideways", "adaptive-cache.redis.cluster.read-from", "replica-preferred");
         assertFailure("adaptive-cache.redis.cluster.max-redirects=-1", "adaptive-cache.redis.cluster.max-redirects", "0 or more");
+        assertFailure("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.pooled-driver", "Redis Cluster");
         assertFailure("adaptive-cache.redis.cluster.refresh.period=0s", "adaptive-cache.redis.cluster.refresh.period", "positive");
     }
 

@@ -23,7 +23,8 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
- * The cache commands on one Lettuce connection, to one server or to a cluster.
+ * The cache commands on one Lettuce connection, to one server or to a cluster; the scripts and
+ * TTL arguments are shared with the blocking driver's commands ({@link RedisScripts}).
  *
  * <p><b>CAS on Redis.</b> Redis has no CAS token, so the token is the SHA-1 digest of the value
  * that {@code gets} read, and {@code cas} runs a Lua script that, atomically on the server,
@@ -35,26 +36,6 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
  * <p>TTLs are sent in milliseconds (rounded up); {@link Duration#ZERO} stores without expiry.
  */
 final class RedisCacheCommands<C> implements CacheCommands<C> {
-
-    private static final byte[] NO_EXPIRY = {'0'};
-
-    private static final RedisScript COMPARE_AND_SET = new RedisScript("""
-            local current = redis.call('GET', KEYS[1])
-            if not current then return 0 end
-            if redis.sha1hex(current) ~= ARGV[1] then return 1 end
-            if ARGV[3] == '0' then redis.call('SET', KEYS[1], ARGV[2])
-            else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
-            return 2
-            """);
-
-    private static final RedisScript TOUCH = new RedisScript("""
-            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-            if ARGV[1] == '0' then redis.call('PERSIST', KEYS[1])
-            else redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-            return 1
-            """);
-
-    private static final CasResult[] CAS_RESULTS = {CasResult.NOT_FOUND, CasResult.EXISTS, CasResult.STORED};
 
     private final Function<C, RedisClusterAsyncCommands<String, byte[]>> async;
     private final boolean splitBySlot;
@@ -144,21 +125,21 @@ final class RedisCacheCommands<C> implements CacheCommands<C> {
     public CompletionStage<Void> set(C connection, String key, byte[] value,
             Duration ttl) {
         RedisClusterAsyncCommands<String, byte[]> commands = commands(connection);
-        return (ttl.isZero() ? commands.set(key, value) : commands.set(key, value, SetArgs.Builder.px(millis(ttl))))
+        return (ttl.isZero() ? commands.set(key, value) : commands.set(key, value, SetArgs.Builder.px(RedisScripts.millis(ttl))))
                 .thenApply(reply -> null);
     }
 
     @Override
     public CompletionStage<Boolean> add(C connection, String key, byte[] value,
             Duration ttl) {
-        SetArgs args = ttl.isZero() ? SetArgs.Builder.nx() : SetArgs.Builder.nx().px(millis(ttl));
+        SetArgs args = ttl.isZero() ? SetArgs.Builder.nx() : SetArgs.Builder.nx().px(RedisScripts.millis(ttl));
         return commands(connection).set(key, value, args).thenApply(RedisCacheCommands::isOk);
     }
 
     @Override
     public CompletionStage<Boolean> replace(C connection, String key, byte[] value,
             Duration ttl) {
-        SetArgs args = ttl.isZero() ? SetArgs.Builder.xx() : SetArgs.Builder.xx().px(millis(ttl));
+        SetArgs args = ttl.isZero() ? SetArgs.Builder.xx() : SetArgs.Builder.xx().px(RedisScripts.millis(ttl));
         return commands(connection).set(key, value, args).thenApply(RedisCacheCommands::isOk);
     }
 
@@ -177,8 +158,8 @@ final class RedisCacheCommands<C> implements CacheCommands<C> {
     public CompletionStage<CasResult> cas(C connection, String key, CasToken token,
             byte[] value, Duration ttl) {
         byte[] digest = token.digest().getBytes(StandardCharsets.US_ASCII);
-        return COMPARE_AND_SET.run(commands(connection), key, digest, value, ttlArgument(ttl))
-                .thenApply(code -> CAS_RESULTS[code.intValue()]);
+        return RedisScripts.COMPARE_AND_SET.run(commands(connection), key, digest, value, RedisScripts.ttlArgument(ttl))
+                .thenApply(code -> RedisScripts.casResult(code));
     }
 
     @Override
@@ -194,22 +175,12 @@ final class RedisCacheCommands<C> implements CacheCommands<C> {
     @Override
     public CompletionStage<Boolean> touch(C connection, String key, Duration ttl) {
         if (!ttl.isZero()) {
-            return commands(connection).pexpire(key, millis(ttl));
+            return commands(connection).pexpire(key, RedisScripts.millis(ttl));
         }
-        return TOUCH.run(commands(connection), key, NO_EXPIRY).thenApply(existed -> existed == 1L);
+        return RedisScripts.TOUCH.run(commands(connection), key, RedisScripts.NO_EXPIRY).thenApply(existed -> existed == 1L);
     }
 
     private static boolean isOk(String reply) {
         return "OK".equals(reply);
-    }
-
-    private static byte[] ttlArgument(Duration ttl) {
-        return ttl.isZero() ? NO_EXPIRY : Long.toString(millis(ttl)).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** Rounded up, so that a sub-millisecond TTL still expires rather than being rejected as PX 0. */
-    private static long millis(Duration ttl) {
-        long millis = ttl.toMillis();
-        return ttl.minusMillis(millis).isZero() ? millis : millis + 1;
     }
 }

@@ -25,6 +25,7 @@ import io.lettuce.core.resource.ClientResources;
 public final class RedisCacheTemplates {
 
     private static final RedisCacheCommands<StatefulRedisConnection<String, byte[]>> COMMANDS = RedisCacheCommands.standalone();
+    private static final RedisDriverCommands LETTUCE_ONLY = new RedisDriverCommands(COMMANDS, null);
 
     private RedisCacheTemplates() {
     }
@@ -38,9 +39,10 @@ public final class RedisCacheTemplates {
     }
 
     /** Builds a Redis template; not thread-safe, use once. */
-    public static final class Builder extends AbstractRedisTemplateBuilder<Builder, StatefulRedisConnection<String, byte[]>> {
+    public static final class Builder extends AbstractRedisTemplateBuilder<Builder, RedisConnection> {
 
         private RedisURI uri = RedisURI.create("redis://127.0.0.1:6379");
+        private RedisDriver pooledDriver = RedisDriver.LETTUCE;
 
         private Builder() {
             super("redis");
@@ -75,13 +77,29 @@ public final class RedisCacheTemplates {
             return this;
         }
 
+        /**
+         * The driver of POOLED strategies' connections: {@link RedisDriver#LETTUCE} (the default)
+         * or {@link RedisDriver#JEDIS}, blocking connections that do the I/O on the caller's
+         * thread (needs {@code redis.clients:jedis} on the classpath). SINGLE and MULTI always
+         * run on Lettuce; a switch between them and a Jedis POOLED changes the driver too.
+         * @param pooledDriver the driver
+         * @return this builder
+         */
+        public Builder pooledDriver(RedisDriver pooledDriver) {
+            this.pooledDriver = Objects.requireNonNull(pooledDriver, "pooledDriver");
+            return this;
+        }
+
         @Override
-        protected CacheBackend<StatefulRedisConnection<String, byte[]>> backend() {
+        protected CacheBackend<RedisConnection> backend() {
             ClientResources clientResources = clientResources();
             RedisClient client = RedisClient.create(clientResources);
             client.setOptions(configure(ClientOptions.builder()).build());
-            RedisConnections connections = new RedisConnections(client, RedisURI.builder(uri).withTimeout(commandTimeout()).build());
-            return CacheBackend.of("redis", connections, COMMANDS, inputRules(), new RedisExceptionTranslator(connections.describe()),
+            RedisConnections connections = new RedisConnections(client, RedisURI.builder(uri).withTimeout(commandTimeout()).build(),
+                    this.pooledDriver, connectTimeout());
+            RedisDriverCommands commands = this.pooledDriver == RedisDriver.JEDIS
+                    ? new RedisDriverCommands(COMMANDS, new JedisCacheCommands(connections.describe())) : LETTUCE_ONLY;
+            return CacheBackend.of("redis", connections, commands, inputRules(), new RedisExceptionTranslator(connections.describe()),
                     commandTimeout(), shutdown(client, clientResources));
         }
     }

@@ -1,5 +1,7 @@
 package io.adaptivecache.redis;
 
+import java.time.Duration;
+
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.lettuce.core.RedisClient;
@@ -11,33 +13,57 @@ import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 
 /**
- * Opens Lettuce connections with String keys and {@code byte[]} values, all from one
- * {@link RedisClient} and so on one set of client resources.
+ * Opens a template's Redis connections: Lettuce connections with String keys and {@code byte[]}
+ * values, all from one {@link RedisClient} and so on one set of client resources, for every
+ * strategy; and, when the POOLED driver is {@link RedisDriver#JEDIS}, Jedis connections for
+ * POOLED strategies ({@link #openExclusive()}).
  */
-public final class RedisConnections implements ConnectionFactory<StatefulRedisConnection<String, byte[]>> {
+public final class RedisConnections implements ConnectionFactory<RedisConnection> {
 
     private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
 
     private final RedisClient client;
     private final RedisURI uri;
     private final String description;
+    private final JedisConnections jedis;
 
     /**
-     * Creates a factory.
+     * Creates a factory of Lettuce connections only.
      * @param client the client whose options and resources every connection shares
      * @param uri where to connect
      */
     public RedisConnections(RedisClient client, RedisURI uri) {
+        this(client, uri, RedisDriver.LETTUCE, Duration.ofSeconds(2));
+    }
+
+    /**
+     * Creates a factory.
+     * @param client the client whose options and resources every Lettuce connection shares
+     * @param uri where to connect (the command timeout set on it is also Jedis's socket timeout)
+     * @param pooledDriver the driver of POOLED strategies' connections
+     * @param connectTimeout how long connecting a Jedis connection may take
+     */
+    public RedisConnections(RedisClient client, RedisURI uri, RedisDriver pooledDriver, Duration connectTimeout) {
         this.client = client;
         this.uri = uri;
         this.description = (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort()
                 + (uri.getDatabase() != 0 ? "/" + uri.getDatabase() : "");
+        this.jedis = pooledDriver == RedisDriver.JEDIS ? new JedisConnections(uri, connectTimeout, uri.getTimeout(), this.description)
+                : null;
+    }
+
+    /**
+     * The driver of POOLED strategies' connections.
+     * @return LETTUCE or JEDIS
+     */
+    public RedisDriver pooledDriver() {
+        return this.jedis != null ? RedisDriver.JEDIS : RedisDriver.LETTUCE;
     }
 
     @Override
-    public StatefulRedisConnection<String, byte[]> open() {
+    public RedisConnection open() {
         try {
-            return client.connect(CODEC, uri);
+            return RedisConnection.of(client.connect(CODEC, uri));
         }
         catch (RedisException ex) {
             throw new CacheConnectionException("Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
@@ -45,13 +71,23 @@ public final class RedisConnections implements ConnectionFactory<StatefulRedisCo
     }
 
     @Override
-    public boolean isUsable(StatefulRedisConnection<String, byte[]> connection) {
-        return connection.isOpen();
+    public RedisConnection openExclusive() {
+        return this.jedis != null ? this.jedis.open() : open();
     }
 
     @Override
-    public void close(StatefulRedisConnection<String, byte[]> connection) {
-        connection.close();
+    public boolean isUsable(RedisConnection connection) {
+        return connection.jedis() != null ? JedisConnections.isUsable(connection.jedis()) : connection.lettuce().isOpen();
+    }
+
+    @Override
+    public void close(RedisConnection connection) {
+        if (connection.jedis() != null) {
+            JedisConnections.close(connection.jedis());
+        }
+        else {
+            connection.lettuce().close();
+        }
     }
 
     @Override

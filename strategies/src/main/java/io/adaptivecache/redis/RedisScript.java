@@ -39,6 +39,16 @@ final class RedisScript {
                 && cause.getMessage().startsWith("NOSCRIPT");
     }
 
+    /** The script's text, for EVAL. */
+    String body() {
+        return body;
+    }
+
+    /** The script's SHA-1, for EVALSHA. */
+    String sha() {
+        return sha;
+    }
+
     static String sha1Hex(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));

@@ -24,6 +24,18 @@ final class ConnectionCounter<C> implements ConnectionFactory<C> {
     }
 
     @Override
+    public C openExclusive() {
+        C connection = delegate.openExclusive();
+        open.incrementAndGet();
+        return connection;
+    }
+
+    @Override
+    public boolean supportsSharing() {
+        return delegate.supportsSharing();
+    }
+
+    @Override
     public boolean isUsable(C connection) {
         return delegate.isUsable(connection);
     }

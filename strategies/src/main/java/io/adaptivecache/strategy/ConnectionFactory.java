@@ -4,7 +4,12 @@ package io.adaptivecache.strategy;
  * Opens, checks and closes one native connection of a backend: the backend's only duty toward
  * the strategies. Implementations are thread-safe.
  *
- * @param <C> the native connection type (a thread-safe one for SHARED strategies)
+ * <p>A backend may offer two kinds of connection: thread-safe ones that many callers share
+ * (SINGLE and MULTI open them with {@link #open()}), and ones that serve one caller at a time,
+ * such as a blocking driver's, which only POOLED uses ({@link #openExclusive()}).
+ * {@link #supportsSharing()} says whether {@link #open()} may be used at all.
+ *
+ * @param <C> the native connection type (thread-safe when it comes from {@link #open()})
  */
 public interface ConnectionFactory<C> {
 
@@ -16,15 +21,35 @@ public interface ConnectionFactory<C> {
     C open();
 
     /**
+     * Opens a connection that one caller at a time will use (a POOLED strategy's). By default
+     * the same as {@link #open()}; a backend with a blocking driver opens one of those here.
+     * @return the connection
+     * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached
+     */
+    default C openExclusive() {
+        return open();
+    }
+
+    /**
+     * Whether connections from {@link #open()} may carry many callers' commands at once, as the
+     * SHARED strategies (SINGLE, MULTI) need. A backend whose only connections are blocking ones
+     * answers {@code false}, and those strategies are refused.
+     * @return {@code true} if SINGLE and MULTI may be used
+     */
+    default boolean supportsSharing() {
+        return true;
+    }
+
+    /**
      * Whether a connection can still carry commands (cheap, no I/O).
-     * @param connection a connection from {@link #open()}
+     * @param connection a connection from {@link #open()} or {@link #openExclusive()}
      * @return {@code true} if usable
      */
     boolean isUsable(C connection);
 
     /**
      * Closes a connection and releases what it holds. Never throws.
-     * @param connection a connection from {@link #open()}
+     * @param connection a connection from {@link #open()} or {@link #openExclusive()}
      */
     void close(C connection);
 

@@ -39,6 +39,10 @@ public interface ConnectionStrategy<C> extends AutoCloseable {
      * @return the open strategy
      */
     static <C> ConnectionStrategy<C> open(StrategySpec spec, ConnectionFactory<C> factory, PoolConfigCustomizer poolCustomizer) {
+        if (spec.type() != StrategyType.POOLED && !factory.supportsSharing()) {
+            throw new IllegalArgumentException("The connections to " + factory.describe() + " cannot be shared by concurrent callers"
+                    + " (a blocking driver's), so " + spec + " cannot run on them: use a POOLED strategy");
+        }
         return switch (spec.type()) {
             case SINGLE, MULTI -> new SharedConnectionStrategy<>(spec, factory);
             case POOLED -> PooledConnectionStrategy.open(spec, factory, poolCustomizer);

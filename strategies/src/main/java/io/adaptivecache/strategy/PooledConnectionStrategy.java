@@ -161,7 +161,7 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
 
         @Override
         public Lease<C> create() {
-            Lease<C> lease = new Lease<>(factory.open(), PooledConnectionStrategy.this);
+            Lease<C> lease = new Lease<>(factory.openExclusive(), PooledConnectionStrategy.this);
             open.incrementAndGet();
             return lease;
         }

@@ -11,7 +11,6 @@ import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -49,7 +48,7 @@ class RedisInputValidationIntegrationTests {
     @MethodSource("badCalls")
     void badInputShouldBeRejectedBeforeAnyIoAndLeaveTheConnectionUsable(Consumer<CacheTemplate> badCall) {
         String sentinel = "sentinel:" + UUID.randomUUID();
-        try (DefaultCacheTemplate<StatefulRedisConnection<String, byte[]>> cache = RedisCacheTemplates.builder()
+        try (DefaultCacheTemplate<RedisConnection> cache = RedisCacheTemplates.builder()
                 .uri(redis.uri()).strategy(StrategySpec.single()).maxKeyBytes(MAX_KEY_BYTES).maxValueBytes(MAX_VALUE_BYTES)
                 .start()) {
             cache.set(sentinel, "kept".getBytes(), Duration.ZERO);

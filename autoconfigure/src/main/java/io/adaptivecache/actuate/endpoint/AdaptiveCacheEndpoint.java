@@ -120,7 +120,7 @@ public class AdaptiveCacheEndpoint {
                         window.meanBorrowWaitNanos() / 1e6, stats == null ? 0 : stats.inFlight(), window.waitingBorrowers(),
                         window.errors(), Math.round(window.concurrency() * 10) / 10.0);
         Decision decision = state.lastDecision();
-        return new TemplateDescriptor(template.backendKind(), state.mode().name().toLowerCase(Locale.ROOT),
+        return new TemplateDescriptor(template.backendKind(), transport(template), state.mode().name().toLowerCase(Locale.ROOT),
                 state.pinned() == null ? null : state.pinned().toString(), state.active().toString(),
                 state.active().connections(), state.since(),
                 decision == null ? null : new DecisionDescriptor(decision.reason().name(), decision.target().toString(),
@@ -129,6 +129,20 @@ public class AdaptiveCacheEndpoint {
                 template.nodeSensors().map(nodes -> nodes.figures().stream().map(NodeDescriptor::of).toList()).orElse(null),
                 state.history().stream().map(SwitchDescriptor::of).toList());
     }
+
+    /**
+     * The network transport a template's client uses: Lettuce's, which is one per JVM, for
+     * Redis; spymemcached always runs on Java NIO.
+     */
+    private static String transport(DefaultCacheTemplate<?> template) {
+        if ("redis".equals(template.backendKind()) && LETTUCE_PRESENT) {
+            return io.adaptivecache.redis.RedisTransport.inUse().label();
+        }
+        return "nio";
+    }
+
+    private static final boolean LETTUCE_PRESENT = org.springframework.util.ClassUtils.isPresent("io.lettuce.core.RedisClient",
+            AdaptiveCacheEndpoint.class.getClassLoader());
 
     /**
      * Every template.
@@ -140,6 +154,7 @@ public class AdaptiveCacheEndpoint {
     /**
      * One template.
      * @param backend redis or memcached
+     * @param transport the client's network transport: nio, epoll or io_uring
      * @param mode auto or advise
      * @param pinned the pinned strategy, if any
      * @param strategy the live strategy
@@ -152,7 +167,7 @@ public class AdaptiveCacheEndpoint {
      * @param nodes figures per server node, for a Redis Cluster (absent otherwise)
      * @param recentSwitches recent switches, oldest first
      */
-    public record TemplateDescriptor(String backend, String mode, @Nullable String pinned, String strategy, int connections,
+    public record TemplateDescriptor(String backend, String transport, String mode, @Nullable String pinned, String strategy, int connections,
             Instant since, @Nullable DecisionDescriptor lastDecision, @Nullable Figures figures, boolean suppressed,
             ResilienceDescriptor resilience, @Nullable List<NodeDescriptor> nodes, List<SwitchDescriptor> recentSwitches)
             implements OperationResponseBody {

@@ -1,0 +1,73 @@
+package io.adaptivecache.redis;
+
+import java.time.Duration;
+
+import io.adaptivecache.CacheConnectionException;
+import io.lettuce.core.RedisCredentials;
+import io.lettuce.core.RedisURI;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Opens, checks and closes Jedis connections (Jedis's connection class, not its pool: the
+ * POOLED strategy does the borrowing and measures it). The settings come from the same
+ * {@link RedisURI} as the template's Lettuce connections: credentials, database, client name,
+ * TLS (with the JVM's default trust), and the command timeout as the socket timeout.
+ */
+final class JedisConnections {
+
+    private final HostAndPort address;
+    private final JedisClientConfig config;
+    private final String description;
+
+    JedisConnections(RedisURI uri, Duration connectTimeout, Duration commandTimeout, String description) {
+        this.address = new HostAndPort(uri.getHost(), uri.getPort());
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis((int) connectTimeout.toMillis()).socketTimeoutMillis((int) commandTimeout.toMillis())
+                .database(uri.getDatabase()).ssl(uri.isSsl());
+        // Static credentials, as a URI or the builder gives them, resolve at once.
+        RedisCredentials credentials = uri.getCredentialsProvider() == null ? null
+                : uri.getCredentialsProvider().resolveCredentials().block(connectTimeout);
+        if (credentials != null && credentials.hasUsername()) {
+            config.user(credentials.getUsername());
+        }
+        if (credentials != null && credentials.hasPassword()) {
+            config.password(new String(credentials.getPassword()));
+        }
+        if (uri.getClientName() != null) {
+            config.clientName(uri.getClientName());
+        }
+        this.config = config.build();
+        this.description = description;
+    }
+
+    RedisConnection open() {
+        Jedis jedis = new Jedis(this.address, this.config);
+        try {
+            jedis.connect();
+            // AUTH, SELECT and CLIENT SETNAME run on connect; a PING proves the connection usable now.
+            jedis.ping();
+            return RedisConnection.of(jedis);
+        }
+        catch (JedisException ex) {
+            jedis.close();
+            throw new CacheConnectionException("Cannot connect to Redis at " + this.description + " (Jedis): " + ex.getMessage(), ex);
+        }
+    }
+
+    static boolean isUsable(Jedis jedis) {
+        return jedis.isConnected() && !jedis.isBroken();
+    }
+
+    static void close(Jedis jedis) {
+        try {
+            jedis.close();
+        }
+        catch (RuntimeException ex) {
+            // already broken: nothing left to release
+        }
+    }
+}

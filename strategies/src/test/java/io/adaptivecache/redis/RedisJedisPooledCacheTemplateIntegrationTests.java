@@ -1,0 +1,58 @@
+package io.adaptivecache.redis;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import io.adaptivecache.CasResult;
+import io.adaptivecache.CasValue;
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every Redis template test with Jedis as the POOLED driver: the POOLED cases run on blocking
+ * Jedis connections, the others on Lettuce; plus values, CAS tokens and TTLs carried across a
+ * switch between the two drivers.
+ */
+class RedisJedisPooledCacheTemplateIntegrationTests extends RedisCacheTemplateIntegrationTests {
+
+    @Override
+    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+        return RedisCacheTemplates.builder().uri(redis.uri()).pooledDriver(RedisDriver.JEDIS).strategy(strategy).start();
+    }
+
+    @Test
+    void pooledCallsShouldRunOnTheCallersThreadAndSharedOnesShouldNot() {
+        start(StrategySpec.pooled(new PoolSettings(2, 2, 1, Duration.ofMillis(500))));
+        template.set(key("k"), new byte[] {1}, Duration.ZERO);
+
+        CompletableFuture<byte[]> blocking = template.getAsync(key("k"));
+
+        assertThat(blocking).as("a Jedis call completes before it returns").isDone();
+        assertThat(blocking.join()).containsExactly(1);
+    }
+
+    @Test
+    void valuesTokensAndTtlsShouldCarryAcrossASwitchBetweenDrivers() {
+        start(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+        template.set(key("carried"), new byte[] {1}, Duration.ofMinutes(5));
+        CasValue<byte[]> readOnLettuce = template.gets(key("carried"));
+
+        template.switchStrategy(StrategySpec.pooled(PoolSettings.ofSize(2)));
+
+        assertThat(template.get(key("carried"))).containsExactly(1);
+        assertThat(template.cas(key("carried"), readOnLettuce.token(), new byte[] {2}, Duration.ofMinutes(5)))
+                .as("a token read on Lettuce, spent on Jedis").isEqualTo(CasResult.STORED);
+        assertThat(Long.parseLong(redis.server().command("PTTL", key("carried")))).isBetween(1L, 300_000L);
+        CasValue<byte[]> readOnJedis = template.gets(key("carried"));
+
+        template.switchStrategy(StrategySpec.single());
+
+        assertThat(template.cas(key("carried"), readOnJedis.token(), new byte[] {3}, Duration.ZERO)).isEqualTo(CasResult.STORED);
+        assertThat(template.get(key("carried"))).containsExactly(3);
+    }
+}

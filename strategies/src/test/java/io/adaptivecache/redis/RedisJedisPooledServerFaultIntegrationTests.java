@@ -1,0 +1,35 @@
+package io.adaptivecache.redis;
+
+import java.time.Duration;
+
+import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.contract.ServerFaultContract;
+import io.adaptivecache.resilience.CallGuard;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.RedisServerExtension;
+import io.adaptivecache.testservers.ServerProcess;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Dead, frozen and overloaded Redis with Jedis as the POOLED driver, on a server of this class's own. */
+class RedisJedisPooledServerFaultIntegrationTests extends ServerFaultContract {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    @Override
+    protected ServerProcess server() {
+        return redis.server();
+    }
+
+    @Override
+    protected int serverConnections() {
+        return redis.server().connectedClients();
+    }
+
+    @Override
+    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
+        return RedisCacheTemplates.builder().uri(redis.uri()).pooledDriver(RedisDriver.JEDIS).strategy(strategy).guard(guard)
+                .commandTimeout(TIMEOUT).connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1))
+                .requestQueueSize(queueSize).drainTimeout(Duration.ofSeconds(2)).start();
+    }
+}
