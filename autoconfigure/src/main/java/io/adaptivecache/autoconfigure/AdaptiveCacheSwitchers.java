@@ -75,7 +75,10 @@ public class AdaptiveCacheSwitchers {
         AdaptiveCacheProperties.Adaptive adaptive = settings != null ? settings.getAdaptive() : new AdaptiveCacheProperties.Adaptive();
         StrategySpec pinned = settings != null ? StrategySpecs.pinned(prefix, settings) : template.activeStrategy();
         ThresholdStrategyPolicy.Settings policy = policySettings(prefix + ".adaptive", adaptive);
-        StrategySwitcher switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(policy), adaptive.getWindow(),
+        // A template with blocking POOLED connections lets the policy move a few callers onto them.
+        ThresholdStrategyPolicy.BlockingPool blockingPool = template.pooledConnectionsBlock()
+                ? ThresholdStrategyPolicy.BlockingPool.DEFAULTS : null;
+        StrategySwitcher switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(policy, blockingPool), adaptive.getWindow(),
                 adaptive.getMode(), pinned, System::nanoTime, Clock.systemUTC(), this::publish);
         this.switchers.put(template.name(), switcher);
         switcher.start();

@@ -31,6 +31,12 @@ public enum DecisionReason {
     CONNECTION_SATURATED,
     /** MULTI: connections sit mostly idle. */
     CONNECTIONS_IDLE,
+    /**
+     * SINGLE/MULTI: few calls in flight and a short round trip, and the backend has blocking
+     * connections for POOLED: they serve these callers on their own threads, without handing each
+     * command to an event loop and back.
+     */
+    BLOCKING_FITS,
     /** Pinned by configuration or by an operator. */
     PINNED,
     /** Switched by an operator. */

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 import io.adaptivecache.metrics.WindowSample;
+import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
@@ -21,7 +22,9 @@ import io.adaptivecache.strategy.StrategyType;
  * rate): switch to MULTI at the connection cap;</li>
  * <li>one shared connection saturates its single I/O thread under many threads: when each
  * connection carries more than {@code growAbove} calls at once, double N toward the cap;</li>
- * <li>connections that sit idle (under {@code shrinkBelow} calls each) are halved, down to SINGLE.</li>
+ * <li>connections that sit idle (under {@code shrinkBelow} calls each) are halved, down to SINGLE;</li>
+ * <li>when the backend has blocking connections for POOLED ({@link BlockingPool}), few callers on a
+ * short round trip move to such a pool, which serves each call on its caller's thread.</li>
  * </ul>
  * Against flapping: a condition must hold for {@code confirmWindows} consecutive windows; a
  * minimum dwell separates changes; each change is on trial against the incumbent's recent
@@ -35,6 +38,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     private static final int BASELINE_WINDOWS = 10;
 
     private final Settings settings;
+    private final BlockingPool blockingPool;
     private final Deque<WindowSample> incumbentWindows = new ArrayDeque<>();
     private final Deque<Long> switchTimes = new ArrayDeque<>();
     private final Deque<Long> rollbackTimes = new ArrayDeque<>();
@@ -53,7 +57,17 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
      * @param settings its thresholds and timings
      */
     public ThresholdStrategyPolicy(Settings settings) {
+        this(settings, null);
+    }
+
+    /**
+     * Creates a policy for a template whose POOLED strategies run on blocking connections.
+     * @param settings its thresholds and timings
+     * @param blockingPool when a blocking pool suits the load, or {@code null} if the backend has none
+     */
+    public ThresholdStrategyPolicy(Settings settings, BlockingPool blockingPool) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.blockingPool = blockingPool;
         this.dwellNanos = settings.dwell().toNanos();
     }
 
@@ -139,6 +153,10 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         if (perConnection > this.settings.growAbove() && connections < cap) {
             return new Decision(now, current, StrategySpec.multi(Math.min(cap, connections * 2), this.settings.selector()),
                     DecisionReason.CONNECTION_SATURATED, figures);
+        }
+        if (this.blockingPool != null && this.blockingPool.fits(window)) {
+            return new Decision(now, current, this.blockingPool.spec(), DecisionReason.BLOCKING_FITS,
+                    figures + String.format(Locale.ROOT, ", mean %.2f ms", window.meanLatencyNanos() / 1e6));
         }
         if (connections > 1 && perConnection < this.settings.shrinkBelow()) {
             int smaller = connections / 2;
@@ -232,6 +250,53 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
 
     private static long seconds(long nanos) {
         return Duration.ofNanos(nanos).toSeconds();
+    }
+
+    /**
+     * When a backend's blocking POOLED connections suit the load better than shared ones: few
+     * calls in flight and a short round trip, where handing every command to an event-loop thread
+     * and back costs more than the I/O itself (a blocking client measured about 2x at one caller
+     * thread on this project's machine). The pool is sized well above that concurrency, so that
+     * the rule that leaves a saturated pool (at 90% of its size) cannot fire at the same load.
+     *
+     * @param maxConcurrency calls in flight at or below which the blocking pool is proposed
+     * @param maxMeanLatency mean latency at or below which the round trip counts as short
+     * @param poolSize the pool proposed
+     * @param maxWait how long its callers may wait for a connection
+     */
+    public record BlockingPool(double maxConcurrency, Duration maxMeanLatency, int poolSize, Duration maxWait) {
+
+        /**
+         * At most 4 calls in flight, a mean of at most 1 ms, a pool of 8 whose callers wait up to
+         * 1 s (as long as a command may take by default): when load surges, callers wait for the
+         * pool rather than fail while the policy moves them to shared connections.
+         */
+        public static final BlockingPool DEFAULTS = new BlockingPool(4, Duration.ofMillis(1), 8, Duration.ofSeconds(1));
+
+        /**
+         * Checks the settings.
+         * @param maxConcurrency calls in flight that still fit
+         * @param maxMeanLatency the longest mean latency that fits
+         * @param poolSize the pool proposed
+         * @param maxWait its callers' longest wait
+         */
+        public BlockingPool {
+            Objects.requireNonNull(maxMeanLatency, "maxMeanLatency");
+            Objects.requireNonNull(maxWait, "maxWait");
+            // The pool is left as saturated above 90% of its size: a margin below that keeps the two rules apart.
+            if (!(maxConcurrency > 0) || poolSize < 1 || maxConcurrency > poolSize * 0.6) {
+                throw new IllegalArgumentException("maxConcurrency (" + maxConcurrency + ") must be positive and at most"
+                        + " 60% of poolSize (" + poolSize + "), so that a pool it proposes is not saturated at once");
+            }
+        }
+
+        boolean fits(WindowSample window) {
+            return window.concurrency() <= this.maxConcurrency && window.meanLatencyNanos() <= this.maxMeanLatency.toNanos();
+        }
+
+        StrategySpec spec() {
+            return StrategySpec.pooled(new PoolSettings(this.poolSize, this.poolSize, 0, this.maxWait));
+        }
     }
 
     private record Trial(StrategySpec incumbent, StrategySpec candidate, long until, double baselineThroughput,

@@ -181,6 +181,15 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     }
 
     /**
+     * Whether this template's POOLED strategies run on blocking connections (a Jedis-pooled Redis
+     * template), which the adaptive policy may choose for a few callers on a short round trip.
+     * @return {@code true} if they do
+     */
+    public boolean pooledConnectionsBlock() {
+        return backend.connections().exclusiveConnectionsBlock();
+    }
+
+    /**
      * Figures per server node, for a backend that spreads keys over several (Redis Cluster).
      * @return the node sensors, or empty for a backend that does not attribute calls to nodes
      */

@@ -71,6 +71,11 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
     }
 
     @Override
+    public boolean exclusiveConnectionsBlock() {
+        return this.jedis != null;
+    }
+
+    @Override
     public RedisConnection openExclusive() {
         return this.jedis != null ? this.jedis.open() : open();
     }

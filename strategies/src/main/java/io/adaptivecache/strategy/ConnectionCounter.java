@@ -36,6 +36,11 @@ final class ConnectionCounter<C> implements ConnectionFactory<C> {
     }
 
     @Override
+    public boolean exclusiveConnectionsBlock() {
+        return delegate.exclusiveConnectionsBlock();
+    }
+
+    @Override
     public boolean isUsable(C connection) {
         return delegate.isUsable(connection);
     }

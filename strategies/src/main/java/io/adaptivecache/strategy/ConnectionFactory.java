@@ -41,6 +41,15 @@ public interface ConnectionFactory<C> {
     }
 
     /**
+     * Whether {@link #openExclusive()} gives blocking connections that do their I/O on the
+     * caller's thread, which an adaptive policy may prefer for a few callers.
+     * @return {@code true} for a blocking driver's connections
+     */
+    default boolean exclusiveConnectionsBlock() {
+        return false;
+    }
+
+    /**
      * Whether a connection can still carry commands (cheap, no I/O).
      * @param connection a connection from {@link #open()} or {@link #openExclusive()}
      * @return {@code true} if usable

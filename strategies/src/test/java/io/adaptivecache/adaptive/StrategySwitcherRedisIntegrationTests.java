@@ -114,6 +114,42 @@ class StrategySwitcherRedisIntegrationTests {
     }
 
     @Test
+    void withBlockingPooledConnectionsOneCallerShouldMoveToThemAndManyCallersBack() {
+        this.template = io.adaptivecache.redis.RedisCacheTemplates.builder().uri(redis.uri())
+                .pooledDriver(io.adaptivecache.redis.RedisDriver.JEDIS).strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN))
+                .commandTimeout(Duration.ofSeconds(5)).drainTimeout(Duration.ofSeconds(10)).start();
+        assertThat(this.template.pooledConnectionsBlock()).isTrue();
+        // A wide trial tolerance: this is about the moves, not about which driver wins on a busy 2-core machine.
+        ThresholdStrategyPolicy.Settings settings = quick(2);
+        settings = new ThresholdStrategyPolicy.Settings(settings.maxConnections(), settings.selector(), settings.minCallsPerWindow(),
+                settings.growAbove(), settings.shrinkBelow(), settings.poolWaitRatio(), settings.confirmWindows(), settings.dwell(),
+                settings.maxDwell(), settings.trial(), 0.9, settings.suppressAfterRollbacks(), settings.suppression(),
+                settings.maxSwitchesPerHour());
+        // A pool wait as generous as the other tests': 64 threads arriving at once on two cores wait on scheduling, not on Redis.
+        this.switcher = new StrategySwitcher(this.template, new ThresholdStrategyPolicy(settings,
+                new ThresholdStrategyPolicy.BlockingPool(4, Duration.ofMillis(1), 8, Duration.ofSeconds(5))), Duration.ofMillis(500), AdaptiveMode.AUTO, null, System::nanoTime,
+                Clock.systemUTC(), this.events::add);
+        this.switcher.start();
+        java.util.concurrent.atomic.AtomicInteger callers = new java.util.concurrent.atomic.AtomicInteger(1);
+
+        load(64, callers::get);
+
+        await().atMost(LIMIT).until(() -> !this.events.isEmpty());
+        assertThat(this.events.get(0).reason()).isEqualTo(DecisionReason.BLOCKING_FITS);
+        assertThat(this.template.activeStrategy().type()).isEqualTo(StrategyType.POOLED);
+        // The trial ends (accepted) before the load grows, so that the move back is the policy's own.
+        await().atMost(LIMIT).until(() -> this.switcher.state().lastDecision() != null
+                && this.switcher.state().lastDecision().reason() == DecisionReason.TRIAL_ACCEPTED);
+
+        callers.set(64);
+
+        await().atMost(LIMIT).until(() -> this.events.size() >= 2);
+        assertThat(this.events.get(1).reason()).isIn(DecisionReason.POOL_SATURATED, DecisionReason.POOL_CONTENTION);
+        assertThat(this.events.get(1).to().type()).isEqualTo(StrategyType.MULTI);
+        assertThat(this.failures.get()).as("calls failed across the driver changes").isZero();
+    }
+
+    @Test
     void oneCallerOnFourIdleConnectionsShouldShrinkThem() {
         start(StrategySpec.multi(4, SelectorType.ROUND_ROBIN), quick(4));
 

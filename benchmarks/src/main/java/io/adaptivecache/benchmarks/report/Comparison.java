@@ -67,6 +67,12 @@ public record Comparison(String section, Backend backend, String numerator, List
                     "≥ 0.95"),
             new Comparison(Sections.ADAPTIVE, Backend.REDIS_CLUSTER, "ours-adaptive",
                     List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-pooled-50"), "≥ 0.95"),
+            new Comparison(Sections.BLOCKING, Backend.REDIS, "ours-jedis-pooled-8", List.of("jedis-pool-8", "jedis-pool-50"),
+                    "issue #10: ≥ 0.95 at 1 and 8 threads"),
+            new Comparison(Sections.BLOCKING, Backend.REDIS, "ours-adaptive-jedis", List.of("jedis-pool-8", "jedis-pool-50"),
+                    "issue #10: ≥ 0.95 at 1 and 8 threads"),
+            new Comparison(Sections.BLOCKING, Backend.REDIS, "ours-adaptive-jedis",
+                    List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-jedis-pooled-8"), "issue #10: ≥ 0.95"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@io_uring", List.of("ours-multi@nio"), "issue #10: recorded"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-single@io_uring", List.of("ours-single@nio"), "issue #10: recorded"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@epoll", List.of("ours-multi@nio"), "issue #10: recorded"),
@@ -90,6 +96,7 @@ public record Comparison(String section, Backend backend, String numerator, List
         static final String SEEDS = "The source articles' findings, on this machine";
         static final String ALTERNATIVES = "Against what users would pick instead";
         static final String ADAPTIVE = "Adaptive against the best fixed strategy of each workload";
+        static final String BLOCKING = "The blocking POOLED driver (Jedis) against JedisPool, and adaptive with it";
         static final String TRANSPORT = "Native transports: each transport in a JVM of its own, ratios within a round";
         static final String SCALE_OUT = "Scale-out: the same workload on three cluster masters against one server";
 

@@ -38,7 +38,11 @@ final class AdaptiveTemplateClient extends CacheTemplateClient {
         this.template = template;
         ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.Settings.defaults()
                 .withTimings(timings.dwell(), timings.trial());
-        this.switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(settings), timings.window(), AdaptiveMode.AUTO,
+        // As the auto-configuration does: a template with blocking POOLED connections may move a few callers onto them.
+        ThresholdStrategyPolicy.BlockingPool blockingPool = template.pooledConnectionsBlock()
+                ? ThresholdStrategyPolicy.BlockingPool.DEFAULTS : null;
+        this.switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(settings, blockingPool), timings.window(),
+                AdaptiveMode.AUTO,
                 null, System::nanoTime, Clock.systemUTC(), event -> {
                 });
         this.switcher.start();

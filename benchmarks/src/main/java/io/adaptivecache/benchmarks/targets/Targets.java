@@ -11,6 +11,7 @@ import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisClusterCacheTemplates;
+import io.adaptivecache.redis.RedisDriver;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -52,6 +53,14 @@ public final class Targets {
         }
         targets.add(new BenchTarget(ADAPTIVE, "CacheTemplate, adaptive (starts MULTI(" + cores + "))", redis, Kind.ADAPTIVE_CACHE,
                 (host, port, threads) -> new AdaptiveTemplateClient(redis(host, port, timeout, multi), timings)));
+        for (int size : new int[] {8, 50}) {
+            targets.add(new BenchTarget("ours-jedis-pooled-" + size, "CacheTemplate, POOLED(" + size + ") on blocking Jedis connections",
+                    redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> new CacheTemplateClient(
+                            redis(host, port, timeout, pooled(size, timeout), RedisDriver.JEDIS))));
+        }
+        targets.add(new BenchTarget("ours-adaptive-jedis", "CacheTemplate, adaptive with blocking Jedis POOLED (starts MULTI(" + cores
+                + "))", redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(
+                        redis(host, port, timeout, multi, RedisDriver.JEDIS), timings)));
         targets.add(new BenchTarget("lettuce-single", "Lettuce by hand, one shared connection", redis, Kind.HAND_WRITTEN,
                 (host, port, threads) -> LettuceClients.shared(host, port, timeout)));
         targets.add(new BenchTarget("lettuce-multi", "Lettuce by hand, " + cores + " connections round-robin", redis,
@@ -112,7 +121,12 @@ public final class Targets {
 
     private static DefaultCacheTemplate<?> redis(String host, int port, Duration timeout,
             StrategySpec strategy) {
-        return RedisCacheTemplates.builder().uri("redis://" + host + ":" + port).commandTimeout(timeout).strategy(strategy).start();
+        return redis(host, port, timeout, strategy, RedisDriver.LETTUCE);
+    }
+
+    private static DefaultCacheTemplate<?> redis(String host, int port, Duration timeout, StrategySpec strategy, RedisDriver pooledDriver) {
+        return RedisCacheTemplates.builder().uri("redis://" + host + ":" + port).commandTimeout(timeout).pooledDriver(pooledDriver)
+                .strategy(strategy).start();
     }
 
     private static DefaultCacheTemplate<?> cluster(String host, int port, Duration timeout, StrategySpec strategy) {
