@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class BlockingPoolPolicyTests {
 
     private static final StrategySpec MULTI = StrategySpec.multi(2, SelectorType.ROUND_ROBIN);
-    private static final StrategySpec BLOCKING = StrategySpec.pooled(new PoolSettings(8, 8, 0, Duration.ofSeconds(1)));
+    private static final StrategySpec BLOCKING = StrategySpec.pooled(new PoolSettings(20, 20, 0, Duration.ofSeconds(1)));
 
     private final ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.Settings.defaults().withMaxConnections(2)
             .withTimings(Duration.ofSeconds(10), Duration.ofSeconds(5));
@@ -63,8 +63,8 @@ class BlockingPoolPolicyTests {
         assertThat(runUntilSwitch(longTrip, t -> window(t, MULTI, 1_000, 2), 40)).isNull();
 
         ThresholdStrategyPolicy busy = new ThresholdStrategyPolicy(this.settings, ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
-        // 6 callers on 2 connections at 60k calls/s: short trips, but more than a blocking pool should take.
-        assertThat(runUntilSwitch(busy, t -> window(t, MULTI, 60_000, 6), 40)).isNull();
+        // 16 callers on 2 connections at 60k calls/s: short trips, but more than a blocking pool should take.
+        assertThat(runUntilSwitch(busy, t -> window(t, MULTI, 60_000, 16), 40)).isNull();
     }
 
     @Test
@@ -93,8 +93,8 @@ class BlockingPoolPolicyTests {
         runUntilSwitch(policy, t -> window(t, MULTI, 20_000, 2), 30);
         assertThat(runUntilSwitch(policy, t -> window(t, BLOCKING, 30_000, 2), 6)).as("the trial accepts the pool").isNull();
 
-        // 8 callers on a pool of 8: saturated.
-        Decision decision = runUntilSwitch(policy, t -> window(t, BLOCKING, 50_000, 8), 40);
+        // 20 callers on a pool of 20: saturated.
+        Decision decision = runUntilSwitch(policy, t -> window(t, BLOCKING, 50_000, 20), 40);
 
         assertThat(decision.reason()).isEqualTo(DecisionReason.POOL_SATURATED);
         assertThat(decision.target()).isEqualTo(MULTI);
