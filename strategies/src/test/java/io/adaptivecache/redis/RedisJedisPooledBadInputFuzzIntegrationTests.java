@@ -1,25 +1,14 @@
 package io.adaptivecache.redis;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
-import io.adaptivecache.contract.BadInputFuzzContract;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.RedisServerExtension;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Random input at Redis with Jedis as the POOLED driver. */
-class RedisJedisPooledBadInputFuzzIntegrationTests extends BadInputFuzzContract {
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
+class RedisJedisPooledBadInputFuzzIntegrationTests extends RedisBadInputFuzzIntegrationTests {
 
     @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
         return RedisCacheTemplates.builder().uri(redis.uri()).pooledDriver(RedisDriver.JEDIS).strategy(strategy).maxKeyBytes(512)
                 .maxValueBytes(64 * 1024).start();
-    }
-
-    @Override
-    protected boolean printableKeysOnly() {
-        return false;
     }
 }

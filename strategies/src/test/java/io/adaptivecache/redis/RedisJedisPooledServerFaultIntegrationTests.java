@@ -3,28 +3,11 @@ package io.adaptivecache.redis;
 import java.time.Duration;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
-import io.adaptivecache.contract.ServerFaultContract;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Dead, frozen and overloaded Redis with Jedis as the POOLED driver, on a server of this class's own. */
-class RedisJedisPooledServerFaultIntegrationTests extends ServerFaultContract {
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    @Override
-    protected ServerProcess server() {
-        return redis.server();
-    }
-
-    @Override
-    protected int serverConnections() {
-        return redis.server().connectedClients();
-    }
+/** Dead, frozen and overloaded Redis with Jedis as the POOLED driver: the same tests, the POOLED cases on blocking connections. */
+class RedisJedisPooledServerFaultIntegrationTests extends RedisServerFaultIntegrationTests {
 
     @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
