@@ -185,6 +185,14 @@ public class AdaptiveCacheProperties {
         /** Most automatic switches in any hour. */
         private int maxSwitchesPerHour = 12;
 
+        /** When the switcher moves few callers to blocking POOLED connections (Redis with pooled-driver jedis only). */
+        @NestedConfigurationProperty
+        private final BlockingPool blockingPool = new BlockingPool();
+
+        public BlockingPool getBlockingPool() {
+            return this.blockingPool;
+        }
+
         public AdaptiveMode getMode() {
             return this.mode;
         }
@@ -247,6 +255,65 @@ public class AdaptiveCacheProperties {
 
         public void setMaxSwitchesPerHour(int maxSwitchesPerHour) {
             this.maxSwitchesPerHour = maxSwitchesPerHour;
+        }
+    }
+
+    /** When the adaptive switcher moves few callers to blocking POOLED connections. */
+    public static class BlockingPool {
+
+        /** Whether the switcher may move callers to blocking POOLED connections when the template has them. */
+        private boolean enabled = true;
+
+        /** Calls in flight at or below which the blocking pool is proposed; at most 60% of pool-size. */
+        private double maxConcurrency = 10;
+
+        /** Mean call latency at or below which the round trip counts as short enough. */
+        private Duration maxMeanLatency = Duration.ofMillis(1);
+
+        /** Size of the blocking pool proposed. */
+        private int poolSize = 20;
+
+        /** How long a caller may wait for a connection of the blocking pool. */
+        private Duration maxWait = Duration.ofSeconds(1);
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public double getMaxConcurrency() {
+            return this.maxConcurrency;
+        }
+
+        public void setMaxConcurrency(double maxConcurrency) {
+            this.maxConcurrency = maxConcurrency;
+        }
+
+        public Duration getMaxMeanLatency() {
+            return this.maxMeanLatency;
+        }
+
+        public void setMaxMeanLatency(Duration maxMeanLatency) {
+            this.maxMeanLatency = maxMeanLatency;
+        }
+
+        public int getPoolSize() {
+            return this.poolSize;
+        }
+
+        public void setPoolSize(int poolSize) {
+            this.poolSize = poolSize;
+        }
+
+        public Duration getMaxWait() {
+            return this.maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
         }
     }
 

@@ -76,8 +76,8 @@ public class AdaptiveCacheSwitchers {
         StrategySpec pinned = settings != null ? StrategySpecs.pinned(prefix, settings) : template.activeStrategy();
         ThresholdStrategyPolicy.Settings policy = policySettings(prefix + ".adaptive", adaptive);
         // A template with blocking POOLED connections lets the policy move a few callers onto them.
-        ThresholdStrategyPolicy.BlockingPool blockingPool = template.pooledConnectionsBlock()
-                ? ThresholdStrategyPolicy.BlockingPool.DEFAULTS : null;
+        ThresholdStrategyPolicy.BlockingPool blockingPool = template.pooledConnectionsBlock() && adaptive.getBlockingPool().isEnabled()
+                ? blockingPool(prefix + ".adaptive.blocking-pool", adaptive.getBlockingPool()) : null;
         StrategySwitcher switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(policy, blockingPool), adaptive.getWindow(),
                 adaptive.getMode(), pinned, System::nanoTime, Clock.systemUTC(), this::publish);
         this.switchers.put(template.name(), switcher);
@@ -122,6 +122,23 @@ public class AdaptiveCacheSwitchers {
                 defaults.maxDwell().compareTo(adaptive.getDwell()) < 0 ? adaptive.getDwell() : defaults.maxDwell(),
                 adaptive.getTrial(), defaults.trialTolerance(), defaults.suppressAfterRollbacks(), defaults.suppression(),
                 adaptive.getMaxSwitchesPerHour());
+    }
+
+    static ThresholdStrategyPolicy.BlockingPool blockingPool(String prefix, AdaptiveCacheProperties.BlockingPool settings) {
+        positive(prefix + ".max-mean-latency", settings.getMaxMeanLatency());
+        positive(prefix + ".max-wait", settings.getMaxWait());
+        if (settings.getPoolSize() < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".pool-size", settings.getPoolSize(), "it must be at least 1");
+        }
+        try {
+            return new ThresholdStrategyPolicy.BlockingPool(settings.getMaxConcurrency(), settings.getMaxMeanLatency(),
+                    settings.getPoolSize(), settings.getMaxWait());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-concurrency", settings.getMaxConcurrency(),
+                    "it must be positive and at most 60% of pool-size (" + settings.getPoolSize()
+                            + "), so that the pool it proposes is not saturated at once");
+        }
     }
 
     private static void positive(String property, Duration value) {

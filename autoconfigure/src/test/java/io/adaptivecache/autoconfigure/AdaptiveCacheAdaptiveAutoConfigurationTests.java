@@ -55,6 +55,25 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
     }
 
     @Test
+    void aBlockingPoolThatWouldBeSaturatedAtOnceShouldNameTheProperty() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
+                "adaptive-cache.redis.adaptive.blocking-pool.max-concurrency=15",
+                "adaptive-cache.redis.adaptive.blocking-pool.pool-size=10").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .hasMessageContaining("adaptive-cache.redis.adaptive.blocking-pool.max-concurrency")
+                            .hasMessageContaining("60% of pool-size (10)");
+                });
+        // Without blocking connections (the Lettuce driver) the blocking-pool settings are not read.
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=adaptive",
+                "adaptive-cache.redis.adaptive.blocking-pool.max-concurrency=15",
+                "adaptive-cache.redis.adaptive.blocking-pool.pool-size=10").run(context -> assertThat(context).hasNotFailed());
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
+                "adaptive-cache.redis.adaptive.blocking-pool.max-concurrency=3",
+                "adaptive-cache.redis.adaptive.blocking-pool.pool-size=6").run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void badAdaptiveSettingsShouldNameTheProperty() {
         this.contextRunner.withPropertyValues("adaptive-cache.redis.adaptive.window=0s").run(context -> {
             assertThat(context).hasFailed();
