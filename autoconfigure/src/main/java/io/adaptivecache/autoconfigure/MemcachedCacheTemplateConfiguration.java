@@ -5,19 +5,24 @@ import java.util.List;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
+import io.adaptivecache.memcached.MemcachedConnection;
+import io.adaptivecache.memcached.MemcachedDriver;
 import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.memcached.MemcachedServerAddress;
-import net.spy.memcached.MemcachedClient;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
 
-/** The memcached template, when spymemcached is present. */
+/** The memcached template, when spymemcached or XMemcached is present. */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(MemcachedClient.class)
+@Conditional(MemcachedCacheTemplateConfiguration.OnMemcachedClient.class)
 @ConditionalOnBooleanProperty(name = "adaptive-cache.memcached.enabled", matchIfMissing = true)
 class MemcachedCacheTemplateConfiguration {
 
@@ -25,15 +30,23 @@ class MemcachedCacheTemplateConfiguration {
 
     @Bean(AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
-    DefaultCacheTemplate<MemcachedClient> memcachedCacheTemplate(AdaptiveCacheProperties properties,
+    DefaultCacheTemplate<MemcachedConnection> memcachedCacheTemplate(AdaptiveCacheProperties properties,
             ObjectProvider<MemcachedConnectionFactoryCustomizer> factoryCustomizers,
-            ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards) {
+            ObjectProvider<XMemcachedClientBuilderCustomizer> xmemcachedCustomizers,
+            ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards, ResourceLoader resourceLoader) {
         AdaptiveCacheProperties.Memcached memcached = properties.getMemcached();
-        MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().name("memcached")
+        MemcachedDriver driver = driver(memcached.getDriver(), resourceLoader.getClassLoader());
+        MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().name("memcached").driver(driver)
                 .servers(servers(memcached.getServers())).protocol(memcached.getProtocol())
                 .strategy(StrategySpecs.initial(PREFIX, memcached))
-                .poolConfig(PoolCustomizers.forTemplate("memcached", poolCustomizers))
-                .connectionFactory(factory -> factoryCustomizers.orderedStream().forEach(customizer -> customizer.customize(factory)));
+                .poolConfig(PoolCustomizers.forTemplate("memcached", poolCustomizers));
+        // Each driver's customizers name its own classes; only the chosen driver's are touched.
+        if (driver == MemcachedDriver.XMEMCACHED) {
+            builder.xmemcachedClient(client -> xmemcachedCustomizers.orderedStream().forEach(customizer -> customizer.customize(client)));
+        }
+        else {
+            builder.connectionFactory(factory -> factoryCustomizers.orderedStream().forEach(customizer -> customizer.customize(factory)));
+        }
         RedisCacheTemplateConfiguration.resilience(builder, "memcached", PREFIX, memcached, guards);
         RedisCacheTemplateConfiguration.positive(PREFIX + ".operation-timeout", memcached.getOperationTimeout(),
                 builder::operationTimeout);
@@ -51,9 +64,25 @@ class MemcachedCacheTemplateConfiguration {
                 throw new InvalidAdaptiveCachePropertyException(PREFIX + ".protocol", memcached.getProtocol(),
                         "SASL authentication (" + PREFIX + ".username) needs the binary protocol");
             }
+            if (driver == MemcachedDriver.XMEMCACHED) {
+                throw new InvalidAdaptiveCachePropertyException(PREFIX + ".driver", "xmemcached",
+                        "SASL authentication (" + PREFIX + ".username) needs the spymemcached driver");
+            }
             builder.credentials(memcached.getUsername(), memcached.getPassword() != null ? memcached.getPassword() : "");
         }
         return builder.build();
+    }
+
+    private static MemcachedDriver driver(MemcachedDriver driver, ClassLoader classLoader) {
+        MemcachedDriver chosen = driver != null ? driver : MemcachedDriver.SPYMEMCACHED;
+        String clientClass = chosen == MemcachedDriver.XMEMCACHED ? "net.rubyeye.xmemcached.MemcachedClient"
+                : "net.spy.memcached.MemcachedClient";
+        if (!ClassUtils.isPresent(clientClass, classLoader)) {
+            String artifact = chosen == MemcachedDriver.XMEMCACHED ? "com.googlecode.xmemcached:xmemcached" : "net.spy:spymemcached";
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".driver", chosen.name().toLowerCase(java.util.Locale.ROOT),
+                    "it needs " + artifact + " on the classpath (the starter brings it)");
+        }
+        return chosen;
     }
 
     private static List<MemcachedServerAddress> servers(List<String> servers) {
@@ -73,5 +102,21 @@ class MemcachedCacheTemplateConfiguration {
             }
         }
         return addresses;
+    }
+
+    /** Either memcached client library on the classpath. */
+    static final class OnMemcachedClient extends AnyNestedCondition {
+
+        OnMemcachedClient() {
+            super(ConfigurationPhase.PARSE_CONFIGURATION);
+        }
+
+        @ConditionalOnClass(name = "net.spy.memcached.MemcachedClient")
+        static final class Spymemcached {
+        }
+
+        @ConditionalOnClass(name = "net.rubyeye.xmemcached.MemcachedClient")
+        static final class XMemcached {
+        }
     }
 }

@@ -151,9 +151,35 @@ class AdaptiveCacheAutoConfigurationTests {
     }
 
     @Test
-    void withoutSpymemcachedThereShouldBeNoMemcachedTemplate() {
-        this.contextRunner.withClassLoader(new FilteredClassLoader(MemcachedClient.class)).run(context -> {
-            assertThat(context).doesNotHaveBean("memcachedCacheTemplate").hasBean("redisCacheTemplate");
+    void withoutAnyMemcachedClientThereShouldBeNoMemcachedTemplate() {
+        this.contextRunner.withClassLoader(new FilteredClassLoader(MemcachedClient.class, net.rubyeye.xmemcached.MemcachedClient.class))
+                .run(context -> assertThat(context).doesNotHaveBean("memcachedCacheTemplate").hasBean("redisCacheTemplate"));
+    }
+
+    @Test
+    void theXMemcachedDriverShouldRunTheTemplateOnXMemcachedClientsWithTheirCustomizers() {
+        int before = memcached.server().currentConnections();
+        this.contextRunner.withUserConfiguration(XMemcachedCustomizerConfiguration.class)
+                .withPropertyValues("adaptive-cache.memcached.driver=xmemcached", "adaptive-cache.memcached.strategy.type=multi",
+                        "adaptive-cache.memcached.strategy.multi.connections=3")
+                .run(context -> {
+                    DefaultCacheTemplate<?> template = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+                    template.set("auto:x", new byte[] {5}, Duration.ZERO);
+                    assertThat(template.get("auto:x")).containsExactly(5);
+                    assertThat(context.getBean(XMemcachedCustomizerConfiguration.class).customized).hasValue(3);
+                    assertThat(memcached.server().currentConnections() - before).isEqualTo(3);
+                });
+    }
+
+    @Test
+    void withoutSpymemcachedTheXMemcachedDriverShouldStillWorkAndTheDefaultDriverNameWhatIsMissing() {
+        FilteredClassLoader withoutSpymemcached = new FilteredClassLoader(MemcachedClient.class);
+        this.contextRunner.withClassLoader(withoutSpymemcached).withPropertyValues("adaptive-cache.memcached.driver=xmemcached")
+                .run(context -> assertThat(context).hasNotFailed().hasBean("memcachedCacheTemplate"));
+        this.contextRunner.withClassLoader(withoutSpymemcached).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining("adaptive-cache.memcached.driver")
+                    .hasStackTraceContaining("net.spy:spymemcached");
         });
     }
 
@@ -185,10 +211,28 @@ class AdaptiveCacheAutoConfigurationTests {
     }
 
     @Configuration(proxyBeanMethods = false)
+    static class XMemcachedCustomizerConfiguration {
+
+        final java.util.concurrent.atomic.AtomicInteger customized = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Bean
+        XMemcachedClientBuilderCustomizer countingCustomizer() {
+            return builder -> customized.incrementAndGet();
+        }
+
+        @Bean
+        MemcachedConnectionFactoryCustomizer spymemcachedCustomizer() {
+            return builder -> {
+                throw new AssertionError("a spymemcached customizer must not run on the XMemcached driver");
+            };
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
     static class UserTemplateConfiguration {
 
         @Bean
-        DefaultCacheTemplate<MemcachedClient> memcachedCacheTemplate() {
+        DefaultCacheTemplate<io.adaptivecache.memcached.MemcachedConnection> memcachedCacheTemplate() {
             return MemcachedCacheTemplates.builder().name("users-own").servers(memcached.addresses())
                     .strategy(StrategySpec.single()).build();
         }

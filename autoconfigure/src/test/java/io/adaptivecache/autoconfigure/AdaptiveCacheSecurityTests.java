@@ -118,6 +118,18 @@ class AdaptiveCacheSecurityTests {
     }
 
     @Test
+    void saslOnTheXMemcachedDriverShouldFailStartupNamingTheDriverWithoutEchoingThePassword(CapturedOutput output) {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.enabled=false", "adaptive-cache.memcached.driver=xmemcached",
+                "adaptive-cache.memcached.servers=" + saslMemcached.address(), "adaptive-cache.memcached.username=bob",
+                "adaptive-cache.memcached.password=" + MEMCACHED_PASSWORD).run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(everyMessage(context.getStartupFailure())).doesNotContain(MEMCACHED_PASSWORD)
+                            .contains("adaptive-cache.memcached.driver").contains("needs the spymemcached driver");
+                });
+        assertThat(output.getAll()).doesNotContain(MEMCACHED_PASSWORD);
+    }
+
+    @Test
     void aMalformedUrlShouldBeReportedWithItsPasswordMasked(CapturedOutput output) {
         this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://alice:" + REDIS_PASSWORD + "@",
                 "adaptive-cache.memcached.enabled=false").run(context -> {

@@ -164,7 +164,7 @@ public final class Benchmarks {
         long adaptiveCells = 0;
         for (Backend backend : backends) {
             long perWorkload = targets.stream().filter(target -> target.backend() == backend).count();
-            long adaptive = targets.stream().filter(target -> target.backend() == backend && target.id().equals(Targets.ADAPTIVE)).count();
+            long adaptive = targets.stream().filter(target -> target.backend() == backend && target.id().contains("adaptive")).count();
             long workloads = (long) options.rounds * options.sizes.size() * options.networks.size() * options.threads.size();
             cells += perWorkload * workloads;
             adaptiveCells += adaptive * workloads;

@@ -9,10 +9,13 @@ import java.util.function.Consumer;
 import io.adaptivecache.command.AbstractCacheTemplateBuilder;
 import io.adaptivecache.command.CacheBackend;
 import io.adaptivecache.command.CacheInputRules;
+import net.rubyeye.xmemcached.XMemcachedClientBuilder;
+import net.rubyeye.xmemcached.command.BinaryCommandFactory;
+import net.rubyeye.xmemcached.command.TextCommandFactory;
+import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
 import net.spy.memcached.ConnectionFactoryBuilder;
 import net.spy.memcached.DefaultHashAlgorithm;
 import net.spy.memcached.FailureMode;
-import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.auth.AuthDescriptor;
 import net.spy.memcached.ops.ArrayOperationQueueFactory;
 
@@ -33,6 +36,9 @@ import net.spy.memcached.ops.ArrayOperationQueueFactory;
  * would block the caller for 10 s); failure mode Cancel, so a call to a dead server fails fast;
  * daemon I/O threads; logging through SLF4J; values up to the server's item size less the item
  * header, so a value the server would refuse never reaches it.
+ *
+ * <p>The client library is spymemcached unless {@link Builder#driver(MemcachedDriver)} says
+ * XMemcached; both store values the same way, so either reads what the other wrote.
  */
 public final class MemcachedCacheTemplates {
 
@@ -54,7 +60,7 @@ public final class MemcachedCacheTemplates {
     private static final int TIMEOUTS_BEFORE_RECONNECT = 100;
 
     /** Builds a memcached template; not thread-safe, use once. */
-    public static final class Builder extends AbstractCacheTemplateBuilder<Builder, MemcachedClient> {
+    public static final class Builder extends AbstractCacheTemplateBuilder<Builder, MemcachedConnection> {
 
         private List<MemcachedServerAddress> servers = List.of(new MemcachedServerAddress("127.0.0.1", 11211, 1));
         private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
@@ -65,7 +71,10 @@ public final class MemcachedCacheTemplates {
         private int itemSizeMaxBytes = 1024 * 1024;
         private String username;
         private String password;
+        private MemcachedDriver driver = MemcachedDriver.SPYMEMCACHED;
         private Consumer<ConnectionFactoryBuilder> customizer = builder -> {
+        };
+        private Consumer<XMemcachedClientBuilder> xmemcachedCustomizer = builder -> {
         };
 
         private Builder() {
@@ -140,8 +149,19 @@ public final class MemcachedCacheTemplates {
         }
 
         /**
+         * The client library; default {@link MemcachedDriver#SPYMEMCACHED}.
+         * @param driver the driver
+         * @return this builder
+         */
+        public Builder driver(MemcachedDriver driver) {
+            this.driver = Objects.requireNonNull(driver, "driver");
+            return this;
+        }
+
+        /**
          * Most operations waiting per client (each of the input and write queues); more fail at
-         * once; default 8,192.
+         * once; default 8,192. spymemcached only: on XMemcached each caller waits for its own
+         * reply, so no more operations are in flight than there are callers.
          * @param operationQueueSize at least 1
          * @return this builder
          */
@@ -168,7 +188,7 @@ public final class MemcachedCacheTemplates {
         }
 
         /**
-         * SASL credentials (binary protocol only).
+         * SASL credentials (binary protocol and the spymemcached driver only).
          * @param username the user
          * @param password the password
          * @return this builder
@@ -189,21 +209,59 @@ public final class MemcachedCacheTemplates {
             return this;
         }
 
+        /**
+         * Adjusts each XMemcached client's builder after the defaults (for the XMemcached driver).
+         * @param customizer receives the builder
+         * @return this builder
+         */
+        public Builder xmemcachedClient(Consumer<XMemcachedClientBuilder> customizer) {
+            this.xmemcachedCustomizer = this.xmemcachedCustomizer.andThen(Objects.requireNonNull(customizer, "customizer"));
+            return this;
+        }
+
         @Override
-        protected CacheBackend<MemcachedClient> backend() {
+        protected CacheBackend<MemcachedConnection> backend() {
             if (username != null && protocol != MemcachedProtocol.BINARY) {
                 throw new IllegalArgumentException("SASL authentication needs the binary protocol; set protocol to BINARY");
             }
             CacheInputRules rules = CacheInputRules.builder("memcached").maxKeyBytes(250).printableKeysOnly(true)
                     .maxValueBytes(itemSizeMaxBytes - ITEM_OVERHEAD_BYTES).maxTtl(MemcachedExpiry.maxTtl(Instant.now()))
                     .build();
-            MemcachedConnections connections = new MemcachedConnections(servers, this::configure, connectTimeout, username);
+            if (driver == MemcachedDriver.XMEMCACHED) {
+                if (username != null) {
+                    throw new IllegalArgumentException("SASL authentication needs the spymemcached driver: XMemcached's SASL did not "
+                            + "authenticate against memcached's own (sasldb) in this project's tests");
+                }
+                XMemcachedConnections connections = new XMemcachedConnections(servers, this::configure, connectTimeout);
+                XMemcachedCacheCommands commands = new XMemcachedCacheCommands(operationTimeout,
+                        () -> System.currentTimeMillis() / 1000, connections.describe());
+                return CacheBackend.of("memcached", connections, commands, rules, commands::translate, operationTimeout, () -> {
+                });
+            }
+            SpymemcachedConnections connections = new SpymemcachedConnections(servers, this::configure, connectTimeout, username);
             OperationDeadlines deadlines = new OperationDeadlines(operationTimeout.toNanos(), connections.describe());
-            MemcachedCacheCommands commands = new MemcachedCacheCommands(protocol, deadlines,
+            SpymemcachedCacheCommands commands = new SpymemcachedCacheCommands(protocol, deadlines,
                     () -> System.currentTimeMillis() / 1000);
             // Closing the sweeper fails any call a closed client left unanswered.
             return CacheBackend.of("memcached", connections, commands, rules,
-                    new MemcachedExceptionTranslator(connections.describe()), operationTimeout, deadlines::close);
+                    new SpymemcachedExceptionTranslator(connections.describe()), operationTimeout, deadlines::close);
+        }
+
+        /**
+         * XMemcached with the settings the spymemcached clients get where both have them: ketama,
+         * one connection per server (the strategy decides how many clients), one reactor thread
+         * per client, TCP_NODELAY (XMemcached's default). Every call names the raw-bytes transcoder; the
+         * client's default one stays, for the counter XMemcached creates with {@code add} over text.
+         */
+        private void configure(XMemcachedClientBuilder builder) {
+            builder.setCommandFactory(protocol == MemcachedProtocol.BINARY ? new BinaryCommandFactory() : new TextCommandFactory());
+            builder.setSessionLocator(new KetamaMemcachedSessionLocator());
+            builder.setConnectionPoolSize(1);
+            builder.setSelectorPoolSize(1);
+            builder.setOpTimeout(operationTimeout.toMillis());
+            builder.setHealSessionInterval(maxReconnectDelay.toMillis());
+            builder.setFailureMode(false);
+            xmemcachedCustomizer.accept(builder);
         }
 
         private void configure(ConnectionFactoryBuilder builder) {

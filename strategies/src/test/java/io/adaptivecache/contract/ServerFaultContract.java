@@ -97,7 +97,7 @@ public abstract class ServerFaultContract {
         }
     }
 
-    private <T extends AutoCloseable> T closeLater(T resource) {
+    protected <T extends AutoCloseable> T closeLater(T resource) {
         this.cleanup.add(resource);
         return resource;
     }
@@ -195,7 +195,7 @@ public abstract class ServerFaultContract {
     }
 
     @Test
-    void aFloodOfAsyncCallsAtAFrozenServerShouldBeRefusedWhenTheQueueIsFullAndMemoryStayBounded() {
+    protected void aFloodOfAsyncCallsAtAFrozenServerShouldBeRefusedWhenTheQueueIsFullAndMemoryStayBounded() {
         int queueSize = 64;
         int flood = 20_000;
         DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, queueSize));

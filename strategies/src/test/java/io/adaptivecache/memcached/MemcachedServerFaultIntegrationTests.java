@@ -13,6 +13,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Dead, frozen and overloaded memcached (binary protocol), on a server of this class's own. */
 class MemcachedServerFaultIntegrationTests extends ServerFaultContract {
 
+    /** The client library under test; the XMemcached subclasses change it. */
+    protected MemcachedDriver driver() {
+        return MemcachedDriver.SPYMEMCACHED;
+    }
+
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
@@ -28,7 +33,7 @@ class MemcachedServerFaultIntegrationTests extends ServerFaultContract {
 
     @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
-        return MemcachedCacheTemplates.builder().servers(memcached.addresses()).strategy(strategy).guard(guard)
+        return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses()).strategy(strategy).guard(guard)
                 .operationTimeout(TIMEOUT).connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1))
                 .operationQueueSize(queueSize).drainTimeout(Duration.ofSeconds(2)).start();
     }

@@ -21,7 +21,6 @@ import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.Strategies;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServerExtension;
-import net.spy.memcached.MemcachedClient;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,6 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * against memcached's semantics rather than counted. Bounded in rounds and time.
  */
 class MemcachedSourceWorkloadIntegrationTests {
+
+    /** The client library under test; the XMemcached subclasses change it. */
+    protected MemcachedDriver driver() {
+        return MemcachedDriver.SPYMEMCACHED;
+    }
 
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension(3, 1024 * 1024);
@@ -54,7 +58,7 @@ class MemcachedSourceWorkloadIntegrationTests {
         String run = UUID.randomUUID().toString().substring(0, 8);
         ExecutorService executor = Executors.newFixedThreadPool(THREADS);
         long started = System.nanoTime();
-        try (DefaultCacheTemplate<MemcachedClient> template = MemcachedCacheTemplates.builder()
+        try (DefaultCacheTemplate<?> template = MemcachedCacheTemplates.builder().driver(driver())
                 .servers(memcached.addresses(3, 1, 1)).strategy(strategy).operationTimeout(Duration.ofSeconds(5)).start()) {
             CacheOperations<String> cache = template.withCodec(ValueCodec.utf8());
             List<Future<?>> workers = new ArrayList<>();

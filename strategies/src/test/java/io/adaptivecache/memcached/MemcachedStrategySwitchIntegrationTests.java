@@ -26,12 +26,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MemcachedStrategySwitchIntegrationTests extends StrategySwitchContract {
 
+    /** The client library under test; the XMemcached subclasses change it. */
+    protected MemcachedDriver driver() {
+        return MemcachedDriver.SPYMEMCACHED;
+    }
+
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension(3, 1024 * 1024);
 
     @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
-        return MemcachedCacheTemplates.builder().servers(memcached.addresses(3, 1, 1)).strategy(strategy)
+        return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses(3, 1, 1)).strategy(strategy)
                 .operationTimeout(Duration.ofSeconds(5)).drainTimeout(Duration.ofSeconds(10)).start();
     }
 

@@ -21,6 +21,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The cache contract on memcached, plus memcached's own semantics and its text-protocol hazards. */
 abstract class MemcachedTemplateContract extends CacheTemplateContract {
 
+    /** The client library under test; the XMemcached subclasses change it. */
+    protected MemcachedDriver driver() {
+        return MemcachedDriver.SPYMEMCACHED;
+    }
+
     /** The servers of the concrete class. */
     protected abstract MemcachedServerExtension memcached();
 
@@ -31,7 +36,7 @@ abstract class MemcachedTemplateContract extends CacheTemplateContract {
 
     @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
-        return MemcachedCacheTemplates.builder().servers(servers()).protocol(protocol()).strategy(strategy).start();
+        return MemcachedCacheTemplates.builder().driver(driver()).servers(servers()).protocol(protocol()).strategy(strategy).start();
     }
 
     @Override

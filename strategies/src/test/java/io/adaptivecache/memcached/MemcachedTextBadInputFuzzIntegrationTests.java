@@ -9,12 +9,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Random input at memcached over the text protocol: keys of at most 250 bytes, no spaces or control characters. */
 class MemcachedTextBadInputFuzzIntegrationTests extends BadInputFuzzContract {
 
+    /** The client library under test; the XMemcached subclasses change it. */
+    protected MemcachedDriver driver() {
+        return MemcachedDriver.SPYMEMCACHED;
+    }
+
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
     @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
-        return MemcachedCacheTemplates.builder().servers(memcached.addresses()).protocol(MemcachedProtocol.TEXT).strategy(strategy)
+        return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses()).protocol(MemcachedProtocol.TEXT).strategy(strategy)
                 .start();
     }
 

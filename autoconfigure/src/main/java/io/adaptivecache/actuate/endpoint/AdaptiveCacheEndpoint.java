@@ -132,7 +132,7 @@ public class AdaptiveCacheEndpoint {
 
     /**
      * The network transport a template's client uses: Lettuce's, which is one per JVM, for
-     * Redis; spymemcached always runs on Java NIO.
+     * Redis; both memcached drivers (spymemcached, XMemcached) always run on Java NIO.
      */
     private static String transport(DefaultCacheTemplate<?> template) {
         if ("redis".equals(template.backendKind()) && LETTUCE_PRESENT) {

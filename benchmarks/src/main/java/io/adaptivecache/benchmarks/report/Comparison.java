@@ -73,6 +73,13 @@ public record Comparison(String section, Backend backend, String numerator, List
                     "issue #10: ≥ 0.95 at 1 and 8 threads"),
             new Comparison(Sections.BLOCKING, Backend.REDIS, "ours-adaptive-jedis",
                     List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-jedis-pooled-8"), "issue #10: ≥ 0.95"),
+            new Comparison(Sections.MEMCACHED_DRIVER, Backend.MEMCACHED, "ours-x-multi", List.of("xmemcached"), "issue #10: ≥ 0.9"),
+            new Comparison(Sections.MEMCACHED_DRIVER, Backend.MEMCACHED, "ours-x-single", List.of("xmemcached"), "issue #10: ≥ 0.9"),
+            new Comparison(Sections.MEMCACHED_DRIVER, Backend.MEMCACHED, "ours-x-adaptive", List.of("xmemcached"), "issue #10: ≥ 0.9"),
+            new Comparison(Sections.MEMCACHED_DRIVER, Backend.MEMCACHED, "ours-x-multi", List.of("ours-multi"), "recorded"),
+            new Comparison(Sections.MEMCACHED_DRIVER, Backend.MEMCACHED, "ours-x-adaptive",
+                    List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-x-single", "ours-x-multi", "ours-x-pooled-8"),
+                    "issue #10: ≥ 0.95"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@io_uring", List.of("ours-multi@nio"), "issue #10: recorded"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-single@io_uring", List.of("ours-single@nio"), "issue #10: recorded"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@epoll", List.of("ours-multi@nio"), "issue #10: recorded"),
@@ -97,6 +104,7 @@ public record Comparison(String section, Backend backend, String numerator, List
         static final String ALTERNATIVES = "Against what users would pick instead";
         static final String ADAPTIVE = "Adaptive against the best fixed strategy of each workload";
         static final String BLOCKING = "The blocking POOLED driver (Jedis) against JedisPool, and adaptive with it";
+        static final String MEMCACHED_DRIVER = "The XMemcached driver (ours-x-*) against XMemcached, and adaptive with it";
         static final String TRANSPORT = "Native transports: each transport in a JVM of its own, ratios within a round";
         static final String SCALE_OUT = "Scale-out: the same workload on three cluster masters against one server";
 

@@ -9,6 +9,7 @@ import io.adaptivecache.benchmarks.targets.AdaptiveTemplateClient.AdaptiveTiming
 import io.adaptivecache.benchmarks.targets.BenchTarget.Kind;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
+import io.adaptivecache.memcached.MemcachedDriver;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisClusterCacheTemplates;
 import io.adaptivecache.redis.RedisDriver;
@@ -87,6 +88,18 @@ public final class Targets {
                 (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, pooled(8, timeout)))));
         targets.add(new BenchTarget(ADAPTIVE, "CacheTemplate, adaptive (starts MULTI(" + cores + "))", memcached,
                 Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(memcached(host, port, timeout, multi), timings)));
+        targets.add(new BenchTarget("ours-x-single", "CacheTemplate, SINGLE on the XMemcached driver", memcached, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, StrategySpec.single(),
+                        MemcachedDriver.XMEMCACHED))));
+        targets.add(new BenchTarget("ours-x-multi", "CacheTemplate, MULTI(" + cores + ") on the XMemcached driver", memcached,
+                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, multi,
+                        MemcachedDriver.XMEMCACHED))));
+        targets.add(new BenchTarget("ours-x-pooled-8", "CacheTemplate, POOLED(8) on the XMemcached driver", memcached,
+                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, pooled(8, timeout),
+                        MemcachedDriver.XMEMCACHED))));
+        targets.add(new BenchTarget("ours-x-adaptive", "CacheTemplate, adaptive on the XMemcached driver (starts MULTI(" + cores
+                + "))", memcached, Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(
+                        memcached(host, port, timeout, multi, MemcachedDriver.XMEMCACHED), timings)));
         targets.add(new BenchTarget("spy-single", "spymemcached by hand, one client", memcached, Kind.HAND_WRITTEN,
                 (host, port, threads) -> SpymemcachedClients.shared(host, port, timeout)));
         targets.add(new BenchTarget("spy-array", "spymemcached by hand, array of " + cores + " clients round-robin", memcached,
@@ -135,6 +148,12 @@ public final class Targets {
 
     private static DefaultCacheTemplate<?> memcached(String host, int port, Duration timeout,
             StrategySpec strategy) {
-        return MemcachedCacheTemplates.builder().servers(host + ":" + port).operationTimeout(timeout).strategy(strategy).start();
+        return memcached(host, port, timeout, strategy, MemcachedDriver.SPYMEMCACHED);
+    }
+
+    private static DefaultCacheTemplate<?> memcached(String host, int port, Duration timeout, StrategySpec strategy,
+            MemcachedDriver driver) {
+        return MemcachedCacheTemplates.builder().servers(host + ":" + port).driver(driver).operationTimeout(timeout)
+                .strategy(strategy).start();
     }
 }

@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * clients share nothing they could shut down for one another. {@link #open()} returns once the
  * client is connected to every server, or to at least one when the connect timeout passes.
  */
-public final class MemcachedConnections implements ConnectionFactory<MemcachedClient> {
+public final class SpymemcachedConnections implements ConnectionFactory<MemcachedConnection> {
 
-    private static final Logger logger = LoggerFactory.getLogger(MemcachedConnections.class);
+    private static final Logger logger = LoggerFactory.getLogger(SpymemcachedConnections.class);
 
     private final List<InetSocketAddress> addresses;
     private final Map<InetSocketAddress, Integer> weights;
@@ -44,7 +44,7 @@ public final class MemcachedConnections implements ConnectionFactory<MemcachedCl
      * @param configuration applies the template's settings (and users' customizers) to each client's builder
      * @param connectTimeout longest wait for a new client to connect
      */
-    public MemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
+    public SpymemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
             Duration connectTimeout) {
         this(servers, configuration, connectTimeout, null);
     }
@@ -56,7 +56,7 @@ public final class MemcachedConnections implements ConnectionFactory<MemcachedCl
      * @param connectTimeout longest wait for a new client to connect
      * @param username the SASL user the configuration authenticates as, to check and name in errors; {@code null} for none
      */
-    public MemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
+    public SpymemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
             Duration connectTimeout, String username) {
         this.username = username;
         SpymemcachedLogging.useSlf4j();
@@ -72,7 +72,7 @@ public final class MemcachedConnections implements ConnectionFactory<MemcachedCl
     }
 
     @Override
-    public MemcachedClient open() {
+    public MemcachedConnection open() {
         Set<SocketAddress> connected = ConcurrentHashMap.newKeySet();
         CountDownLatch allConnected = new CountDownLatch(addresses.size());
         ConnectionObserver observer = new ConnectionObserver() {
@@ -116,7 +116,7 @@ public final class MemcachedConnections implements ConnectionFactory<MemcachedCl
         if (username != null) {
             checkAuthenticated(client);
         }
-        return client;
+        return MemcachedConnection.of(client);
     }
 
     /**
@@ -149,13 +149,13 @@ public final class MemcachedConnections implements ConnectionFactory<MemcachedCl
     }
 
     @Override
-    public boolean isUsable(MemcachedClient client) {
-        return !client.getAvailableServers().isEmpty();
+    public boolean isUsable(MemcachedConnection connection) {
+        return !connection.spymemcached().getAvailableServers().isEmpty();
     }
 
     @Override
-    public void close(MemcachedClient client) {
-        client.shutdown();
+    public void close(MemcachedConnection connection) {
+        connection.spymemcached().shutdown();
     }
 
     @Override

@@ -25,20 +25,20 @@ import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
 
 /**
- * The cache commands on one spymemcached client, with memcached's own semantics: CAS from
+ * The cache commands on one spymemcached client ({@link MemcachedDriver#SPYMEMCACHED}), with memcached's own semantics: CAS from
  * {@code gets}, multi-get as one bulk request per server, counters that start at 0.
  *
  * <p>Each spymemcached future is bridged to a {@link CompletableFuture} by a completion
  * listener (run on the client's I/O thread, no thread blocks per call) and registered with
  * {@link OperationDeadlines}, which fails it if the server does not answer in time.
  */
-final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
+final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnection> {
 
     private final MemcachedProtocol protocol;
     private final OperationDeadlines deadlines;
     private final LongSupplier epochSeconds;
 
-    MemcachedCacheCommands(MemcachedProtocol protocol, OperationDeadlines deadlines, LongSupplier epochSeconds) {
+    SpymemcachedCacheCommands(MemcachedProtocol protocol, OperationDeadlines deadlines, LongSupplier epochSeconds) {
         this.protocol = protocol;
         this.deadlines = deadlines;
         this.epochSeconds = epochSeconds;
@@ -49,7 +49,8 @@ final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<byte[]> get(MemcachedClient client, String key) {
+    public CompletionStage<byte[]> get(MemcachedConnection connection, String key) {
+        MemcachedClient client = connection.spymemcached();
         GetFuture<byte[]> operation = client.asyncGet(key, RawBytesTranscoder.INSTANCE);
         CompletableFuture<byte[]> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (value, status) -> (byte[]) value));
@@ -57,7 +58,8 @@ final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<Map<String, byte[]>> getAll(MemcachedClient client, List<String> keys) {
+    public CompletionStage<Map<String, byte[]>> getAll(MemcachedConnection connection, List<String> keys) {
+        MemcachedClient client = connection.spymemcached();
         BulkFuture<Map<String, byte[]>> operation = client.asyncGetBulk(keys, RawBytesTranscoder.INSTANCE);
         CompletableFuture<Map<String, byte[]>> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (values, status) -> inRequestOrder(keys, values)));
@@ -78,28 +80,33 @@ final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<Void> set(MemcachedClient client, String key, byte[] value, Duration ttl) {
+    public CompletionStage<Void> set(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
+        MemcachedClient client = connection.spymemcached();
         return store(client.set(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "set")
                 .thenApply(stored -> null);
     }
 
     @Override
-    public CompletionStage<Boolean> add(MemcachedClient client, String key, byte[] value, Duration ttl) {
+    public CompletionStage<Boolean> add(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
+        MemcachedClient client = connection.spymemcached();
         return store(client.add(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "add");
     }
 
     @Override
-    public CompletionStage<Boolean> replace(MemcachedClient client, String key, byte[] value, Duration ttl) {
+    public CompletionStage<Boolean> replace(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
+        MemcachedClient client = connection.spymemcached();
         return store(client.replace(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "replace");
     }
 
     @Override
-    public CompletionStage<Boolean> delete(MemcachedClient client, String key) {
+    public CompletionStage<Boolean> delete(MemcachedConnection connection, String key) {
+        MemcachedClient client = connection.spymemcached();
         return store(client.delete(key), key, "delete");
     }
 
     @Override
-    public CompletionStage<Boolean> touch(MemcachedClient client, String key, Duration ttl) {
+    public CompletionStage<Boolean> touch(MemcachedConnection connection, String key, Duration ttl) {
+        MemcachedClient client = connection.spymemcached();
         return store(client.touch(key, exptime(ttl)), key, "touch");
     }
 
@@ -120,7 +127,8 @@ final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(MemcachedClient client, String key) {
+    public CompletionStage<CasValue<byte[]>> gets(MemcachedConnection connection, String key) {
+        MemcachedClient client = connection.spymemcached();
         OperationFuture<CASValue<byte[]>> operation = client.asyncGets(key, RawBytesTranscoder.INSTANCE);
         CompletableFuture<CasValue<byte[]>> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (found, status) -> {
@@ -134,7 +142,8 @@ final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<CasResult> cas(MemcachedClient client, String key, CasToken token, byte[] value, Duration ttl) {
+    public CompletionStage<CasResult> cas(MemcachedConnection connection, String key, CasToken token, byte[] value, Duration ttl) {
+        MemcachedClient client = connection.spymemcached();
         OperationFuture<CASResponse> operation = client.asyncCAS(key, token.version(), exptime(ttl), value,
                 RawBytesTranscoder.INSTANCE);
         CompletableFuture<CasResult> result = new CompletableFuture<>();
@@ -148,7 +157,8 @@ final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<Long> incr(MemcachedClient client, String key, long delta) {
+    public CompletionStage<Long> incr(MemcachedConnection connection, String key, long delta) {
+        MemcachedClient client = connection.spymemcached();
         if (protocol == MemcachedProtocol.BINARY) {
             // One round trip: a missing counter is created holding delta, as if it had started at 0.
             return counter(client.asyncIncr(key, delta, delta, 0), key, "incr");
@@ -157,7 +167,8 @@ final class MemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<Long> decr(MemcachedClient client, String key, long delta) {
+    public CompletionStage<Long> decr(MemcachedConnection connection, String key, long delta) {
+        MemcachedClient client = connection.spymemcached();
         if (protocol == MemcachedProtocol.BINARY) {
             return counter(client.asyncDecr(key, delta, 0L, 0), key, "decr");
         }

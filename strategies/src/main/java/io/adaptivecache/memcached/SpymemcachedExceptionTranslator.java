@@ -14,11 +14,11 @@ import net.spy.memcached.internal.CheckedOperationTimeoutException;
 import net.spy.memcached.ops.OperationException;
 
 /** Reads spymemcached's exceptions as timeout, connection or server failures. */
-final class MemcachedExceptionTranslator implements ExceptionTranslator {
+final class SpymemcachedExceptionTranslator implements ExceptionTranslator {
 
     private final String servers;
 
-    MemcachedExceptionTranslator(String servers) {
+    SpymemcachedExceptionTranslator(String servers) {
         this.servers = servers;
     }
 

@@ -1,0 +1,97 @@
+package io.adaptivecache.memcached;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.strategy.ConnectionFactory;
+import net.rubyeye.xmemcached.MemcachedClient;
+import net.rubyeye.xmemcached.XMemcachedClientBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens XMemcached clients ({@link MemcachedDriver#XMEMCACHED}), each with one socket per server
+ * (XMemcached's own connection pool stays at 1, so a strategy's connection count is what the
+ * server sees). {@link #open()} returns once the client is connected to at least one server.
+ */
+final class XMemcachedConnections implements ConnectionFactory<MemcachedConnection> {
+
+    private static final Logger logger = LoggerFactory.getLogger(XMemcachedConnections.class);
+
+    private final List<InetSocketAddress> addresses;
+    private final int[] weights;
+    private final Consumer<XMemcachedClientBuilder> configuration;
+    private final Duration connectTimeout;
+    private final String description;
+
+    /**
+     * Creates a factory.
+     * @param servers the servers and their weights
+     * @param configuration applies the template's settings (and users' customizers) to each client's builder
+     * @param connectTimeout longest wait for a new client to connect
+     */
+    XMemcachedConnections(List<MemcachedServerAddress> servers, Consumer<XMemcachedClientBuilder> configuration,
+            Duration connectTimeout) {
+        this.addresses = servers.stream().map(server -> new InetSocketAddress(server.host(), server.port())).toList();
+        this.weights = servers.stream().mapToInt(MemcachedServerAddress::weight).toArray();
+        this.configuration = configuration;
+        this.connectTimeout = connectTimeout;
+        this.description = servers.stream().map(MemcachedServerAddress::toString).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public MemcachedConnection open() {
+        XMemcachedClientBuilder builder = new XMemcachedClientBuilder(addresses, weights);
+        builder.setConnectTimeout(connectTimeout.toMillis());
+        configuration.accept(builder);
+        MemcachedClient client;
+        try {
+            client = builder.build();
+        }
+        catch (IOException ex) {
+            throw new CacheConnectionException("Cannot open an XMemcached client for " + description + ": " + ex.getMessage(), ex);
+        }
+        // XMemcached connects each server within its connect timeout and keeps retrying the others in the background.
+        int connected = client.getAvailableServers().size();
+        if (connected == 0) {
+            shutdown(client);
+            throw new CacheConnectionException("Cannot connect to any memcached server of " + description + " within "
+                    + connectTimeout.toMillis() + " ms");
+        }
+        if (connected < addresses.size()) {
+            logger.warn("Connected to {} of {} memcached servers of {} within {} ms; keys on the others fail until they answer",
+                    connected, addresses.size(), description, connectTimeout.toMillis());
+        }
+        return MemcachedConnection.of(client);
+    }
+
+    @Override
+    public boolean isUsable(MemcachedConnection connection) {
+        MemcachedClient client = connection.xmemcached();
+        return !client.isShutdown() && !client.getAvailableServers().isEmpty();
+    }
+
+    @Override
+    public void close(MemcachedConnection connection) {
+        shutdown(connection.xmemcached());
+    }
+
+    private void shutdown(MemcachedClient client) {
+        try {
+            client.shutdown();
+        }
+        catch (IOException ex) {
+            logger.debug("Closing an XMemcached client for {} failed", description, ex);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+}
