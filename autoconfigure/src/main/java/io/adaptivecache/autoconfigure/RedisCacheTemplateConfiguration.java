@@ -44,8 +44,7 @@ class RedisCacheTemplateConfiguration {
         Binder binder = Binder.get(environment);
         String bundleName = sslBundleName(redis, binder);
         List<RedisURI> clusterNodes = RedisClusterSettings.nodes(redis, binder, bundleName != null);
-        AbstractRedisTemplateBuilder<?, ?> builder = clusterNodes.isEmpty()
-                ? RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName)).pooledDriver(pooledDriver(redis, false))
+        AbstractRedisTemplateBuilder<?, ?> builder = clusterNodes.isEmpty() ? standalone(redis, binder, bundleName, sslBundles)
                 : RedisClusterSettings.builder(redis, binder, clusterNodes);
         if (!clusterNodes.isEmpty()) {
             pooledDriver(redis, true);
@@ -67,6 +66,18 @@ class RedisCacheTemplateConfiguration {
         builder.maxKeyBytes(bytes(PREFIX + ".max-key-size", redis.getMaxKeySize()));
         builder.maxValueBytes(bytes(PREFIX + ".max-value-size", redis.getMaxValueSize()));
         return builder.build();
+    }
+
+    private static RedisCacheTemplates.Builder standalone(AdaptiveCacheProperties.Redis redis, Binder binder, String bundleName,
+            ObjectProvider<SslBundles> sslBundles) {
+        RedisDriver driver = pooledDriver(redis, false);
+        RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName))
+                .pooledDriver(driver);
+        if (driver == RedisDriver.JEDIS && bundleName != null) {
+            // The same bundle for Jedis's TLS sockets as for Lettuce's.
+            builder.jedisSslContext(sslBundle(bundleName, sslBundles).createSslContext());
+        }
+        return builder;
     }
 
     /** The POOLED driver asked for, refused here when Jedis is missing or the template is a cluster's. */
@@ -147,24 +158,27 @@ class RedisCacheTemplateConfiguration {
         return uri;
     }
 
-    /** Lettuce's TLS settings from an SSL bundle, as Spring Boot's own Lettuce configuration makes them. */
-    private static java.util.Optional<SslOptions> sslOptions(String bundleName, ObjectProvider<SslBundles> sslBundles) {
-        if (bundleName == null) {
-            return java.util.Optional.empty();
-        }
+    private static SslBundle sslBundle(String bundleName, ObjectProvider<SslBundles> sslBundles) {
         SslBundles bundles = sslBundles.getIfAvailable();
         if (bundles == null) {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".ssl.bundle", bundleName,
                     "SSL bundles are not available (is SslAutoConfiguration excluded?)");
         }
-        SslBundle bundle;
         try {
-            bundle = bundles.getBundle(bundleName);
+            return bundles.getBundle(bundleName);
         }
         catch (NoSuchSslBundleException ex) {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".ssl.bundle", bundleName,
                     "no SSL bundle of that name is configured under spring.ssl.bundle.*");
         }
+    }
+
+    /** Lettuce's TLS settings from an SSL bundle, as Spring Boot's own Lettuce configuration makes them. */
+    private static java.util.Optional<SslOptions> sslOptions(String bundleName, ObjectProvider<SslBundles> sslBundles) {
+        if (bundleName == null) {
+            return java.util.Optional.empty();
+        }
+        SslBundle bundle = sslBundle(bundleName, sslBundles);
         SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider()
                 .keyManager(bundle.getManagers().getKeyManagerFactory())
                 .trustManager(bundle.getManagers().getTrustManagerFactory());

@@ -164,6 +164,21 @@ class AdaptiveCacheSecurityTests {
     }
 
     @Test
+    void theJedisPooledDriverShouldTrustTheSameSslBundleAsLettuce() {
+        // Only the bundle knows the test CA: a Jedis connection on the JVM's own trust would fail its handshake.
+        this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.pooled-driver=jedis",
+                "adaptive-cache.redis.strategy.type=pooled", "adaptive-cache.redis.ssl.bundle=test-redis",
+                "spring.ssl.bundle.pem.test-redis.truststore.certificate=file:" + tls.certificate(),
+                "adaptive-cache.redis.url=rediss://127.0.0.1:" + tlsRedis.tlsPort()).run(context -> {
+            assertThat(context).hasNotFailed();
+            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            template.set("tls:jedis", new byte[] { 8 }, Duration.ZERO);
+            assertThat(template.get("tls:jedis")).containsExactly(8);
+            assertThat(template.openConnections()).isPositive();
+        });
+    }
+
+    @Test
     void theEndpointShouldBeReadOnlyUnlessTheApplicationOpensIt() {
         Access annotated = AdaptiveCacheEndpoint.class
                 .getAnnotation(org.springframework.boot.actuate.endpoint.annotation.Endpoint.class).defaultAccess();

@@ -2,9 +2,13 @@ package io.adaptivecache.redis;
 
 import java.time.Duration;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+
 import io.adaptivecache.CacheConnectionException;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslVerifyMode;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -15,7 +19,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * Opens, checks and closes Jedis connections (Jedis's connection class, not its pool: the
  * POOLED strategy does the borrowing and measures it). The settings come from the same
  * {@link RedisURI} as the template's Lettuce connections: credentials, database, client name,
- * TLS (with the JVM's default trust), and the command timeout as the socket timeout.
+ * TLS (the JVM's default trust unless a TLS context is given, and the server's name checked
+ * against its certificate when the URI asks for full verification, as Lettuce does), and the
+ * command timeout as the socket timeout.
  */
 final class JedisConnections {
 
@@ -23,11 +29,22 @@ final class JedisConnections {
     private final JedisClientConfig config;
     private final String description;
 
-    JedisConnections(RedisURI uri, Duration connectTimeout, Duration commandTimeout, String description) {
+    JedisConnections(RedisURI uri, Duration connectTimeout, Duration commandTimeout, String description, SSLContext sslContext) {
         this.address = new HostAndPort(uri.getHost(), uri.getPort());
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis((int) connectTimeout.toMillis()).socketTimeoutMillis((int) commandTimeout.toMillis())
                 .database(uri.getDatabase()).ssl(uri.isSsl());
+        if (uri.isSsl()) {
+            if (sslContext != null) {
+                config.sslSocketFactory(sslContext.getSocketFactory());
+            }
+            if (uri.getVerifyMode() == SslVerifyMode.FULL) {
+                // Jedis checks no host name by itself; the JDK does, given the endpoint identification algorithm.
+                SSLParameters parameters = new SSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                config.sslParameters(parameters);
+            }
+        }
         // Static credentials, as a URI or the builder gives them, resolve at once.
         RedisCredentials credentials = uri.getCredentialsProvider() == null ? null
                 : uri.getCredentialsProvider().resolveCredentials().block(connectTimeout);

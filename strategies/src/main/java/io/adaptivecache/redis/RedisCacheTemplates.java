@@ -43,6 +43,7 @@ public final class RedisCacheTemplates {
 
         private RedisURI uri = RedisURI.create("redis://127.0.0.1:6379");
         private RedisDriver pooledDriver = RedisDriver.LETTUCE;
+        private javax.net.ssl.SSLContext jedisSslContext;
 
         private Builder() {
             super("redis");
@@ -90,13 +91,25 @@ public final class RedisCacheTemplates {
             return this;
         }
 
+        /**
+         * The TLS context of Jedis connections to a {@code rediss://} URI, for trust or key
+         * material beyond the JVM's defaults (Lettuce's come from
+         * {@code clientOptions(options -> options.sslOptions(...))}); default: the JVM's.
+         * @param sslContext the context
+         * @return this builder
+         */
+        public Builder jedisSslContext(javax.net.ssl.SSLContext sslContext) {
+            this.jedisSslContext = Objects.requireNonNull(sslContext, "sslContext");
+            return this;
+        }
+
         @Override
         protected CacheBackend<RedisConnection> backend() {
             ClientResources clientResources = clientResources();
             RedisClient client = RedisClient.create(clientResources);
             client.setOptions(configure(ClientOptions.builder()).build());
             RedisConnections connections = new RedisConnections(client, RedisURI.builder(uri).withTimeout(commandTimeout()).build(),
-                    this.pooledDriver, connectTimeout());
+                    this.pooledDriver, connectTimeout(), this.jedisSslContext);
             RedisDriverCommands commands = this.pooledDriver == RedisDriver.JEDIS
                     ? new RedisDriverCommands(COMMANDS, new JedisCacheCommands(connections.describe())) : LETTUCE_ONLY;
             return CacheBackend.of("redis", connections, commands, inputRules(), new RedisExceptionTranslator(connections.describe()),

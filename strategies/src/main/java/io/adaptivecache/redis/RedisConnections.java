@@ -44,11 +44,25 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
      * @param connectTimeout how long connecting a Jedis connection may take
      */
     public RedisConnections(RedisClient client, RedisURI uri, RedisDriver pooledDriver, Duration connectTimeout) {
+        this(client, uri, pooledDriver, connectTimeout, null);
+    }
+
+    /**
+     * Creates a factory whose Jedis connections use their own TLS context.
+     * @param client the client whose options and resources every Lettuce connection shares
+     * @param uri where to connect (the command timeout set on it is also Jedis's socket timeout)
+     * @param pooledDriver the driver of POOLED strategies' connections
+     * @param connectTimeout how long connecting a Jedis connection may take
+     * @param jedisSslContext the TLS context of Jedis connections to a {@code rediss://} URI; {@code null} for the JVM's default
+     */
+    public RedisConnections(RedisClient client, RedisURI uri, RedisDriver pooledDriver, Duration connectTimeout,
+            javax.net.ssl.SSLContext jedisSslContext) {
         this.client = client;
         this.uri = uri;
         this.description = (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort()
                 + (uri.getDatabase() != 0 ? "/" + uri.getDatabase() : "");
-        this.jedis = pooledDriver == RedisDriver.JEDIS ? new JedisConnections(uri, connectTimeout, uri.getTimeout(), this.description)
+        this.jedis = pooledDriver == RedisDriver.JEDIS ? new JedisConnections(uri, connectTimeout, uri.getTimeout(), this.description,
+                jedisSslContext)
                 : null;
     }
 
