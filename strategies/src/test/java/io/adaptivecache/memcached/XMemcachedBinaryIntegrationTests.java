@@ -1,32 +1,13 @@
 package io.adaptivecache.memcached;
 
+import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.MemcachedServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The memcached contract on one server over the binary protocol, on the XMemcached driver. */
-class XMemcachedBinaryIntegrationTests extends MemcachedTemplateContract {
-
-    @RegisterExtension
-    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
-
-    @Override
-    protected MemcachedServerExtension memcached() {
-        return memcached;
-    }
-
-    @Override
-    protected String servers() {
-        return memcached.addresses();
-    }
-
-    @Override
-    protected MemcachedProtocol protocol() {
-        return MemcachedProtocol.BINARY;
-    }
+class XMemcachedBinaryIntegrationTests extends MemcachedBinaryIntegrationTests {
 
     @Override
     protected MemcachedDriver driver() {
@@ -34,10 +15,11 @@ class XMemcachedBinaryIntegrationTests extends MemcachedTemplateContract {
     }
 
     /** Guards every XMemcached suite: the template's clients are XMemcached's, and spymemcached's I/O thread is never started. */
+    @Override
     @Test
-    void theTemplateShouldRunOnXMemcachedClients() {
+    void theClientLibraryShouldBeSetUpAsDocumented() {
         long spymemcachedBefore = threadsNamed("Memcached IO");
-        start(StrategySpec.multi(2, io.adaptivecache.strategy.SelectorType.ROUND_ROBIN));
+        start(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
         template.set(key("k"), new byte[] {1}, java.time.Duration.ZERO);
 
         assertThat(threadsNamed("Xmemcached-Reactor")).as("XMemcached reactor threads").isGreaterThanOrEqualTo(2);
