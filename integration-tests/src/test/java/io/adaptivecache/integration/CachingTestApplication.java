@@ -34,7 +34,7 @@ public class CachingTestApplication {
         }
 
         /**
-         * A price, cached in {@code short-lived}, whose TTL is one second.
+         * A price, cached in {@code short-lived}, whose TTL the test sets (a few seconds).
          * @param sku the product
          * @return its price
          */

@@ -13,8 +13,12 @@ import org.springframework.cache.CacheManager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** {@code @Cacheable} end to end through the starter, against real servers. */
-@SpringBootTest(classes = CachingTestApplication.class, properties = { "adaptive-cache.cache.ttl.short-lived=1s",
+/**
+ * {@code @Cacheable} end to end through the starter, against real servers. The short-lived cache's
+ * TTL is 2 s, not 1 s: memcached's clock ticks once a second, so a 1 s entry may be gone a few
+ * milliseconds after it was stored and the "second call hits" step would fail at random.
+ */
+@SpringBootTest(classes = CachingTestApplication.class, properties = { "adaptive-cache.cache.ttl.short-lived=2s",
         "adaptive-cache.cache.backends.short-lived=memcached" })
 class SpringCacheIntegrationTests extends RealCacheServers {
 
