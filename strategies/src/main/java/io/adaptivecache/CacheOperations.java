@@ -12,7 +12,9 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Input.</b> Keys, values and TTLs are checked before anything is written to a socket;
  * a bad one throws {@link InvalidCacheInputException} at once, from the asynchronous forms too,
  * and leaves the connection usable. A TTL of {@link Duration#ZERO} means "never expires"; a
- * negative TTL is rejected.
+ * negative TTL is rejected. Redis keeps TTLs to the millisecond; memcached rounds them up to whole
+ * seconds and its clock ticks once a second, so there an entry with a TTL of n seconds lives
+ * between n - 1 and n seconds.
  *
  * <p><b>Failures.</b> The synchronous forms throw a {@link CacheException} subclass; the
  * asynchronous forms complete exceptionally with one (wrapped in a
