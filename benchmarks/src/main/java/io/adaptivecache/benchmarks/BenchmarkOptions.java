@@ -110,8 +110,8 @@ final class BenchmarkOptions {
             options.threads = List.of(1, 50);
             options.sizes = List.of(100);
             options.rounds = 1;
-            options.warmUp = Duration.ofMillis(300);
-            options.measure = Duration.ofMillis(700);
+            options.warmUp = Duration.ofMillis(200);
+            options.measure = Duration.ofMillis(500);
             options.settle = Duration.ofSeconds(3);
             options.adaptiveWindow = Duration.ofMillis(500);
         }
