@@ -1053,7 +1053,10 @@ public class AdaptiveCacheProperties {
         /** Time to live of entries of caches not listed under ttl; zero means no expiry. */
         private Duration defaultTtl = Duration.ofMinutes(10);
 
-        /** Time to live per cache name. */
+        /**
+         * Time to live per cache name. memcached keeps whole seconds on a once-a-second clock, so
+         * there an entry with a TTL of n seconds lives n - 1 to n seconds.
+         */
         private Map<String, Duration> ttl = new LinkedHashMap<>();
 
         /** Prefix of every key, to share a server between applications. */
