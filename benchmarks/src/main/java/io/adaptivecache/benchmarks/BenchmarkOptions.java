@@ -50,6 +50,18 @@ final class BenchmarkOptions {
               --memcached HOST:PORT    use a running memcached instead of starting one
               --redis-cluster HOST:PORT  use a running Redis Cluster (any one node) instead of starting one
               --out DIR                where results go (default benchmarks/results/<time>)
+
+            Verdicts (paired slices; --threads, --sizes, --networks, --timeout, --warm-up, --settle, --adaptive-*, --delay,
+            --redis, --memcached and --out apply; every target runs in a JVM of its own):
+              --goals redis,memcached  compare in alternating slices and give each goal a verdict (also: quick)
+              --pairs 20               the least cycles (pairs) per workload
+              --max-pairs 40           the most, for a workload with an undecided goal
+              --batch 5                cycles added at a time to such a workload
+              --slice 1s               the measured part of a slice
+              --ramp 250ms             load at the start of a slice that is not measured
+              --max-outside 10%        drop a cycle when another process (and steal) took more than this share of the
+                                       machine during one of its slices
+              --worker-heap 1g         each target JVM's maximum heap
             """;
 
     List<Integer> threads = List.of(1, 8, 50, 200);
@@ -73,6 +85,14 @@ final class BenchmarkOptions {
     Map<Backend, String> addresses = new EnumMap<>(Backend.class);
     Path out;
     boolean quick;
+    List<String> goals = List.of();
+    int pairs = 20;
+    int maxPairs = 40;
+    int batch = 5;
+    Duration slice = Duration.ofSeconds(1);
+    Duration ramp = Duration.ofMillis(250);
+    double maxOutside = 0.10;
+    String workerHeap = "1g";
     final List<String> arguments;
 
     private BenchmarkOptions(List<String> arguments) {
@@ -114,6 +134,13 @@ final class BenchmarkOptions {
             options.measure = Duration.ofMillis(500);
             options.settle = Duration.ofSeconds(3);
             options.adaptiveWindow = Duration.ofMillis(500);
+            // A verdict run in quick mode proves the harness: a few short cycles, one workload per network.
+            options.pairs = 4;
+            options.maxPairs = 6;
+            options.batch = 2;
+            options.slice = Duration.ofMillis(300);
+            options.ramp = Duration.ofMillis(100);
+            options.workerHeap = "256m";
         }
         given.remove("quick");
         given.forEach((name, value) -> options.set(name, value));
@@ -122,6 +149,9 @@ final class BenchmarkOptions {
         }
         if (options.adaptiveTrial == null) {
             options.adaptiveTrial = options.adaptiveWindow.multipliedBy(3);
+        }
+        if (options.maxPairs < options.pairs) {
+            options.maxPairs = options.pairs;
         }
         if (options.out == null) {
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
@@ -155,6 +185,14 @@ final class BenchmarkOptions {
             case "memcached" -> this.addresses.put(Backend.MEMCACHED, address(value, name));
             case "redis-cluster" -> this.addresses.put(Backend.REDIS_CLUSTER, address(value, name));
             case "out" -> this.out = Path.of(value);
+            case "goals" -> this.goals = list(value, name, String::trim);
+            case "pairs" -> this.pairs = positive(Integer.parseInt(value), name);
+            case "max-pairs" -> this.maxPairs = positive(Integer.parseInt(value), name);
+            case "batch" -> this.batch = positive(Integer.parseInt(value), name);
+            case "slice" -> this.slice = duration(value, name);
+            case "ramp" -> this.ramp = duration(value, name);
+            case "max-outside" -> this.maxOutside = share(value, name);
+            case "worker-heap" -> this.workerHeap = value.trim();
             default -> throw new IllegalArgumentException("Unknown option --" + name);
         }
     }
@@ -265,6 +303,15 @@ final class BenchmarkOptions {
         }
         Integer.parseInt(value.substring(colon + 1));
         return value;
+    }
+
+    private static double share(String value, String name) {
+        String text = value.trim();
+        double share = text.endsWith("%") ? Double.parseDouble(text.substring(0, text.length() - 1)) / 100 : Double.parseDouble(text);
+        if (!(share > 0) || share > 1) {
+            throw new IllegalArgumentException("--" + name + " must be a share of the machine above 0% and at most 100%, was " + text);
+        }
+        return share;
     }
 
     private static int positive(int value, String name) {

@@ -20,6 +20,10 @@ import io.adaptivecache.benchmarks.load.LoadedClient;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.load.Settling;
 import io.adaptivecache.benchmarks.load.Workload;
+import io.adaptivecache.benchmarks.pairs.ClientTimings;
+import io.adaptivecache.benchmarks.pairs.GoalSet;
+import io.adaptivecache.benchmarks.pairs.PairedRun;
+import io.adaptivecache.benchmarks.pairs.VerdictReport;
 import io.adaptivecache.benchmarks.report.Charts;
 import io.adaptivecache.benchmarks.report.CsvLog;
 import io.adaptivecache.benchmarks.report.MarkdownReport;
@@ -67,6 +71,9 @@ public final class Benchmarks {
     }
 
     static Path run(BenchmarkOptions options) throws Exception {
+        if (!options.goals.isEmpty()) {
+            return verdicts(options);
+        }
         if (options.transports.size() > 1) {
             return TransportRuns.run(options);
         }
@@ -133,6 +140,36 @@ public final class Benchmarks {
         targets.forEach(target -> kinds.putIfAbsent(target.id(), target.kind()));
         Map<Workload.Group, List<Path>> charts = Charts.write(resultSet, kinds, options.out);
         return new MarkdownReport(resultSet, targets, facts(options, started, finished)).write(options.out, charts);
+    }
+
+    /** A verdict run: paired slices for each goal set, then {@code verdicts.md} and its charts. */
+    static Path verdicts(BenchmarkOptions options) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        List<GoalSet> sets = options.goals.stream().map(GoalSet::named).toList();
+        GoalSet set = sets.size() == 1 ? sets.get(0) : new GoalSet(options.goals.stream().collect(Collectors.joining("+")),
+                sets.stream().flatMap(each -> each.goals().stream()).toList());
+        int cores = Runtime.getRuntime().availableProcessors();
+        double maxDisturbance = options.maxOutside * cores;
+        PairedRun.Settings settings = new PairedRun.Settings(options.out, options.threads, options.sizes, options.networks, options.addresses, options.delay,
+                new ClientTimings(options.timeout, options.adaptiveWindow, options.adaptiveDwell, options.adaptiveTrial), options.warmUp,
+                options.settle, options.ramp, options.slice, options.pairs, options.maxPairs, options.batch, maxDisturbance,
+                options.workerHeap);
+        PairedRun.Result result = new PairedRun(settings, set).run();
+        Map<String, Map<String, String>> facts = facts(options, result.started(), result.finished());
+        Map<String, String> run = facts.get("Run");
+        run.remove("Rounds");
+        run.remove("Cell");
+        run.remove("Redis transport");
+        run.put("Cycles", options.pairs + " per workload at least, up to " + options.maxPairs + " (in batches of " + options.batch
+                + ") while a goal is undecided");
+        run.put("Slice", options.ramp.toMillis() + " ms of unmeasured ramp, then " + options.slice.toMillis() + " ms measured; each"
+                + " target warmed alone for " + options.warmUp.toMillis() + " ms (adaptive ones settle, at most "
+                + options.settle.toMillis() + " ms) before its first slice on a workload");
+        run.put("Target JVMs", "one per target, -Xmx" + options.workerHeap + ", idle while another runs; Lettuce's transport from the"
+                + " target id (@io_uring), NIO otherwise");
+        run.put("Dropped", String.format(Locale.ROOT, "a cycle whose slice saw more than %.0f%% of the machine (%.2f cores) taken by"
+                + " other processes and steal", options.maxOutside * 100, maxDisturbance));
+        return VerdictReport.write(options.out, set, result, maxDisturbance, facts);
     }
 
     private static CellResult measure(ClosedLoopRunner runner, BenchTarget target, String host, int port, Workload workload,

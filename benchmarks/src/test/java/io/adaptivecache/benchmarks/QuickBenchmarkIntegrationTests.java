@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.pairs.Slice;
+import io.adaptivecache.benchmarks.pairs.SliceLog;
 import io.adaptivecache.benchmarks.targets.Targets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,6 +65,47 @@ class QuickBenchmarkIntegrationTests {
                 "memcached-loopback-100B-throughput.png", "memcached-delayed-100B-p99.png")) {
             assertThat(readImage(out.resolve(chart)).getWidth()).as(chart).isEqualTo(1000);
         }
+    }
+
+    @Test
+    void quickVerdictRunComparesInPairsWithAnAAControlAndGivesEveryGoalCellAVerdict(@TempDir Path out) throws Exception {
+        assertThat(JAR).as("the packaged benchmark (mvn package runs before the integration tests)").exists();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Path log = out.resolve("benchmark.log");
+        Process process = new ProcessBuilder(java, "-jar", JAR.toString(), "--quick", "--goals", "quick", "--out", out.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean finished = process.waitFor(5, TimeUnit.MINUTES);
+        if (!finished) {
+            process.destroyForcibly();
+        }
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        assertThat(finished).as("the quick verdict run finishes within 5 minutes; its output:%n%s", output).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+
+        List<Slice> slices = SliceLog.read(out.resolve(SliceLog.FILE));
+        // Three target JVMs (ours, the peer, the peer's A/A twin), 1 and 50 callers, loopback and delayed, at least 4 cycles each.
+        assertThat(slices).extracting(Slice::target).containsOnly("ours-jedis-pooled-8", "jedis-pool-8", "jedis-pool-8#2");
+        assertThat(slices).extracting(Slice::workload).extracting(workload -> workload.threads() + "/" + workload.network())
+                .containsOnly("1/LOOPBACK", "50/LOOPBACK", "1/DELAYED", "50/DELAYED");
+        assertThat(slices).hasSizeGreaterThanOrEqualTo(3 * 4 * 4);
+        assertThat(slices).allSatisfy(slice -> assertThat(slice.operations()).as("%s", slice).isPositive());
+        assertThat(slices).as("each cycle runs each target once").allSatisfy(slice -> assertThat(slices.stream()
+                .filter(other -> other.workload().equals(slice.workload()) && other.cycle() == slice.cycle()).count()).isEqualTo(3));
+
+        String verdicts = Files.readString(out.resolve("verdicts.md"), StandardCharsets.UTF_8);
+        assertThat(verdicts).contains("A/A: jedis-pool-8 ÷ jedis-pool-8 in a second JVM", "## The machine during the slices",
+                "client CPU per call", "verdicts-redis-loopback-100B.png");
+        // Every goal cell ends in a verdict word (no figure is asserted).
+        assertThat(verdicts.lines().filter(line -> line.startsWith("| ours-jedis-pooled-8 ÷ jedis-pool-8 |")).toList())
+                .as("a goal table per network").hasSize(2)
+                .allSatisfy(line -> assertThat(line).containsPattern("(met|missed|undecided)\\*{1,2} \\|.*(met|missed|undecided)\\*{1,2} \\|$"));
+        assertThat(verdicts.lines().filter(line -> line.startsWith("| A/A")).toList()).hasSize(2)
+                .allSatisfy(line -> assertThat(line).containsPattern("(holds|FAILS|too few pairs)"));
+        for (String chart : List.of("verdicts-redis-loopback-100B.png", "verdicts-redis-delayed-100B.png")) {
+            assertThat(readImage(out.resolve(chart)).getWidth()).as(chart).isGreaterThanOrEqualTo(600);
+        }
+        // The verdicts can be recomputed from the slices alone.
+        assertThat(output).contains("Results: ");
     }
 
     private static BufferedImage readImage(Path file) throws IOException {

@@ -1,0 +1,170 @@
+package io.adaptivecache.benchmarks.pairs;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.pairs.Goal.Measure;
+
+/**
+ * A named set of goals: what one verdict run measures. {@code redis} and {@code memcached} are
+ * the speed goals (our template against the fastest peer clients, and the adaptive mode against
+ * our best fixed configuration); {@code quick} proves the harness in CI.
+ *
+ * @param name the set's name, as given to {@code --goals}
+ * @param goals its rows
+ */
+public record GoalSet(String name, List<Goal> goals) {
+
+    private static final String BEST_JEDIS_POOL = "÷ best JedisPool (8 or 50)";
+    private static final String LETTUCE_NIO = "÷ Lettuce, one shared connection, NIO";
+    private static final String BEST_FIXED = "adaptive ÷ our best fixed configuration";
+    private static final String CONTROL = "A/A control: the same target in two JVMs";
+    private static final String CPU = "client CPU per call (lower is better)";
+    private static final String OVERHEAD = "our overhead: ÷ the same client by hand";
+    private static final String XMEMCACHED = "÷ XMemcached (pool of 2)";
+
+    /** The Redis peers a user would pick: JedisPool at its best size. */
+    static final List<String> JEDIS_POOLS = List.of("jedis-pool-8", "jedis-pool-50");
+
+    /** Every fixed configuration of our Redis template: strategy, transport and POOLED driver. */
+    static final List<String> REDIS_FIXED = List.of("ours-single@nio", "ours-multi@nio", "ours-single@io_uring",
+            "ours-multi@io_uring", "ours-jedis-pooled-8");
+
+    /** Every fixed configuration of our memcached template: strategy and driver. */
+    static final List<String> MEMCACHED_FIXED = List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-x-single",
+            "ours-x-multi", "ours-x-pooled-8");
+
+    /**
+     * Checks the set.
+     * @param name its name
+     * @param goals its rows
+     */
+    public GoalSet {
+        goals = List.copyOf(goals);
+    }
+
+    /**
+     * A set by name.
+     * @param name {@code redis}, {@code memcached} or {@code quick}
+     * @return the set
+     */
+    public static GoalSet named(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "redis" -> redis();
+            case "memcached" -> memcached();
+            case "quick" -> quick();
+            default -> throw new IllegalArgumentException("Unknown goal set '" + name + "'; known: redis, memcached, quick");
+        };
+    }
+
+    /**
+     * Redis: at 1 and 8 callers our blocking POOLED and the adaptive template reach 0.95x of the best
+     * JedisPool; at 50 and 200 callers our template on io_uring reaches 1.4x of it and 1.3x of one
+     * shared Lettuce connection on NIO; adaptive reaches 0.95x of our best fixed configuration.
+     * @return the set
+     */
+    static GoalSet redis() {
+        Backend redis = Backend.REDIS;
+        Map<Integer, Double> low = Map.of(1, 0.95, 8, 0.95);
+        Map<Integer, Double> lowAndHigh = Map.of(1, 0.95, 8, 0.95, 50, 1.4, 200, 1.4);
+        Map<Integer, Double> high = Map.of(50, 1.4, 200, 1.4);
+        Map<Integer, Double> overLettuce = Map.of(50, 1.3, 200, 1.3);
+        Map<Integer, Double> everywhere = Map.of(1, 0.95, 8, 0.95, 50, 0.95, 200, 0.95);
+        List<Goal> goals = new ArrayList<>();
+        goals.add(throughput("ours-jedis-pooled-8", BEST_JEDIS_POOL, redis, JEDIS_POOLS, low));
+        goals.add(throughput("ours-adaptive-jedis@io_uring", BEST_JEDIS_POOL, redis, JEDIS_POOLS, lowAndHigh));
+        goals.add(throughput("ours-adaptive@io_uring", BEST_JEDIS_POOL, redis, JEDIS_POOLS, high));
+        goals.add(throughput("ours-multi@io_uring", BEST_JEDIS_POOL, redis, JEDIS_POOLS, high));
+        goals.add(throughput("ours-adaptive-jedis@io_uring", LETTUCE_NIO, redis, List.of("lettuce-single@nio"), overLettuce));
+        goals.add(throughput("ours-adaptive@io_uring", LETTUCE_NIO, redis, List.of("lettuce-single@nio"), overLettuce));
+        goals.add(throughput("ours-multi@io_uring", LETTUCE_NIO, redis, List.of("lettuce-single@nio"), overLettuce));
+        goals.add(throughput("ours-single@io_uring", LETTUCE_NIO, redis, List.of("lettuce-single@nio"), overLettuce));
+        goals.add(throughput("ours-adaptive-jedis@io_uring", BEST_FIXED, redis, REDIS_FIXED, everywhere));
+        goals.add(throughput("ours-adaptive@io_uring", BEST_FIXED, redis, REDIS_FIXED, everywhere));
+        goals.add(control(redis, "jedis-pool-8"));
+        // Our overhead: the template against the same client written by hand, and the blocking pool against JedisPool.
+        goals.add(throughput("ours-single@nio", OVERHEAD, redis, List.of("lettuce-single@nio"), Map.of()));
+        goals.add(throughput("ours-jedis-pooled-8", OVERHEAD, redis, List.of("jedis-pool-8"), Map.of()));
+        goals.add(cpu("ours-single@nio", redis, "lettuce-single@nio"));
+        goals.add(cpu("ours-jedis-pooled-8", redis, "jedis-pool-8"));
+        return new GoalSet("redis", goals);
+    }
+
+    /**
+     * memcached: our template on the XMemcached driver (MULTI and adaptive) reaches 0.9x of
+     * XMemcached at every caller count, and adaptive 0.95x of our best fixed configuration of
+     * either driver; the spymemcached driver against XMemcached for information.
+     * @return the set
+     */
+    static GoalSet memcached() {
+        Backend memcached = Backend.MEMCACHED;
+        Map<Integer, Double> parity = Map.of(1, 0.9, 8, 0.9, 50, 0.9, 200, 0.9);
+        Map<Integer, Double> everywhere = Map.of(1, 0.95, 8, 0.95, 50, 0.95, 200, 0.95);
+        List<Goal> goals = new ArrayList<>();
+        goals.add(throughput("ours-x-multi", XMEMCACHED, memcached, List.of("xmemcached"), parity));
+        goals.add(throughput("ours-x-adaptive", XMEMCACHED, memcached, List.of("xmemcached"), parity));
+        goals.add(throughput("ours-multi", XMEMCACHED, memcached, List.of("xmemcached"), Map.of()));
+        goals.add(throughput("ours-adaptive", XMEMCACHED, memcached, List.of("xmemcached"), Map.of()));
+        goals.add(throughput("ours-x-adaptive", BEST_FIXED, memcached, MEMCACHED_FIXED, everywhere));
+        goals.add(throughput("ours-adaptive", BEST_FIXED, memcached, MEMCACHED_FIXED, Map.of()));
+        goals.add(control(memcached, "xmemcached"));
+        // Our overhead: the template against the same strategy written by hand on spymemcached.
+        goals.add(throughput("ours-multi", OVERHEAD, memcached, List.of("spy-array"), Map.of()));
+        goals.add(cpu("ours-multi", memcached, "spy-array"));
+        goals.add(cpu("ours-x-multi", memcached, "xmemcached"));
+        return new GoalSet("memcached", goals);
+    }
+
+    /**
+     * A short set for CI: one comparison, one A/A control and one CPU comparison on Redis.
+     * @return the set
+     */
+    static GoalSet quick() {
+        Backend redis = Backend.REDIS;
+        return new GoalSet("quick", List.of(
+                throughput("ours-jedis-pooled-8", BEST_JEDIS_POOL, redis, List.of("jedis-pool-8"), Map.of(1, 0.95, 50, 0.95)),
+                control(redis, "jedis-pool-8"),
+                cpu("ours-jedis-pooled-8", redis, "jedis-pool-8")));
+    }
+
+    /**
+     * The targets of a backend's goals, numerators first, each once.
+     * @param backend the server
+     * @return target ids
+     */
+    public List<String> targets(Backend backend) {
+        Set<String> targets = new LinkedHashSet<>();
+        this.goals.stream().filter(goal -> goal.backend() == backend).forEach(goal -> targets.add(goal.numerator()));
+        this.goals.stream().filter(goal -> goal.backend() == backend).forEach(goal -> targets.addAll(goal.bestOf()));
+        return List.copyOf(targets);
+    }
+
+    /** @return the backends the set measures, in order */
+    public List<Backend> backends() {
+        return this.goals.stream().map(Goal::backend).distinct().toList();
+    }
+
+    private static Goal throughput(String numerator, String panel, Backend backend, List<String> bestOf,
+            Map<Integer, Double> thresholds) {
+        String label = numerator + " ÷ " + (bestOf.size() == 1 ? bestOf.get(0) : "best of " + String.join(", ", bestOf));
+        return new Goal(label, panel, backend, numerator, bestOf, Measure.THROUGHPUT, thresholds, false);
+    }
+
+    private static Goal control(Backend backend, String target) {
+        return new Goal("A/A: " + target + " ÷ " + target + " in a second JVM", CONTROL, backend, target + TWIN, List.of(target),
+                Measure.THROUGHPUT, Map.of(), true);
+    }
+
+    private static Goal cpu(String numerator, Backend backend, String denominator) {
+        return new Goal("client CPU per call: " + numerator + " ÷ " + denominator, CPU, backend, numerator,
+                List.of(denominator), Measure.CPU_PER_CALL, Map.of(), false);
+    }
+
+    /** The suffix of an A/A twin: the same target in a JVM of its own. */
+    public static final String TWIN = "#2";
+}

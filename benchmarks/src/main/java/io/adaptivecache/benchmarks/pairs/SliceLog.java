@@ -1,0 +1,90 @@
+package io.adaptivecache.benchmarks.pairs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.Network;
+import io.adaptivecache.benchmarks.load.Workload;
+
+/**
+ * Every slice of a verdict run, one line each in {@code slices.csv}, written as soon as it is
+ * measured: an interrupted run keeps its figures, and {@link GoalTable} recomputes every
+ * verdict from the file.
+ */
+public final class SliceLog implements AutoCloseable {
+
+    /** The file's name in a run's directory. */
+    public static final String FILE = "slices.csv";
+
+    private static final String HEADER = "backend,network,value_bytes,threads,cycle,position,target,operations,ops_per_s,errors,"
+            + "cpu_us_per_call,p99_us,outside_cores,steal_cores,irq_cores,ours_cores,strategy,switches";
+
+    private final Writer writer;
+
+    /**
+     * Creates the file.
+     * @param directory the run's directory
+     * @throws IOException if it cannot be written
+     */
+    public SliceLog(Path directory) throws IOException {
+        this.writer = Files.newBufferedWriter(directory.resolve(FILE), StandardCharsets.UTF_8);
+        this.writer.write(HEADER + "\n");
+        this.writer.flush();
+    }
+
+    /**
+     * Appends a slice.
+     * @param slice the slice
+     */
+    public synchronized void append(Slice slice) {
+        try {
+            Workload workload = slice.workload();
+            this.writer.write(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%s,%d,%.1f,%d,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%s,%d%n",
+                    workload.backend().name().toLowerCase(Locale.ROOT), workload.network().name().toLowerCase(Locale.ROOT),
+                    workload.valueBytes(), workload.threads(), slice.cycle(), slice.position(), slice.target(), slice.operations(),
+                    slice.opsPerSecond(), slice.errors(), slice.cpuMicrosPerCall(), slice.p99Micros(), slice.outsideCores(),
+                    slice.stealCores(), slice.irqCores(), slice.oursCores(), slice.strategy(), slice.switches()));
+            this.writer.flush();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Reads the slices of a run.
+     * @param file a {@code slices.csv}
+     * @return its slices, in order
+     * @throws IOException if it cannot be read
+     */
+    public static List<Slice> read(Path file) throws IOException {
+        List<Slice> slices = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (String line : lines.subList(1, lines.size())) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] f = line.split(",");
+            Workload workload = new Workload(Backend.valueOf(f[0].toUpperCase(Locale.ROOT)), Network.valueOf(f[1].toUpperCase(Locale.ROOT)),
+                    Integer.parseInt(f[2]), Integer.parseInt(f[3]));
+            slices.add(new Slice(workload, Integer.parseInt(f[4]), Integer.parseInt(f[5]), f[6], Long.parseLong(f[7]),
+                    Double.parseDouble(f[8]), Long.parseLong(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11]),
+                    Double.parseDouble(f[12]), Double.parseDouble(f[13]), Double.parseDouble(f[14]), Double.parseDouble(f[15]), f[16],
+                    Integer.parseInt(f[17])));
+        }
+        return slices;
+    }
+
+    @Override
+    public void close() throws IOException {
+        this.writer.close();
+    }
+}

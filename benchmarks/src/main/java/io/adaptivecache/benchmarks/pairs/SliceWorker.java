@@ -1,0 +1,126 @@
+package io.adaptivecache.benchmarks.pairs;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.CellResult;
+import io.adaptivecache.benchmarks.load.ClosedLoopRunner;
+import io.adaptivecache.benchmarks.load.LoadedClient;
+import io.adaptivecache.benchmarks.load.Network;
+import io.adaptivecache.benchmarks.load.Workload;
+import io.adaptivecache.benchmarks.targets.BenchTarget;
+import io.adaptivecache.benchmarks.targets.Targets;
+import io.adaptivecache.redis.RedisTransport;
+
+/**
+ * A JVM that holds one target and runs it when told: the verdict harness starts one per target
+ * so that every target is warm (JIT, connections, a settled adaptive strategy) and idle while
+ * another one runs. It reads one command a line on standard input and answers one line on
+ * standard output; its logging goes to standard error.
+ *
+ * <pre>
+ * open HOST PORT BACKEND NETWORK VALUE_BYTES THREADS   opens a fresh client       → ok
+ * warm WARM_UP_MS SETTLE_MS                            loads it until warm/settled → ok STRATEGY SWITCHES
+ * slice RAMP_MS MEASURE_MS                             one measured slice          → slice OPS OPS_PER_S ERRORS MISSES CPU_US_PER_CALL P99_US STRATEGY SWITCHES [ERROR]
+ * close                                                closes the client           → ok
+ * quit                                                 exits
+ * </pre>
+ */
+public final class SliceWorker {
+
+    private SliceWorker() {
+    }
+
+    /**
+     * Runs the worker.
+     * @param args {@code BACKEND TARGET_ID TRANSPORT TIMEOUT_MS WINDOW_MS DWELL_MS TRIAL_MS}
+     * @throws Exception if it cannot run
+     */
+    public static void main(String[] args) throws Exception {
+        PrintStream replies = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        // Anything a library prints must not be read as a reply.
+        System.setOut(System.err);
+        if (System.getProperty("net.spy.log.LoggerImpl") == null) {
+            System.setProperty("net.spy.log.LoggerImpl", "net.spy.memcached.compat.log.SLF4JLogger");
+        }
+        Backend backend = Backend.valueOf(args[0]);
+        String targetId = args[1];
+        RedisTransport.select(RedisTransport.of(args[2]));
+        Duration timeout = Duration.ofMillis(Long.parseLong(args[3]));
+        BenchTarget target = Targets.all(Runtime.getRuntime().availableProcessors(), timeout, Duration.ofMillis(Long.parseLong(args[4])),
+                Duration.ofMillis(Long.parseLong(args[5])), Duration.ofMillis(Long.parseLong(args[6]))).stream()
+                .filter(candidate -> candidate.backend() == backend && candidate.id().equals(targetId)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("No target " + targetId + " on " + backend));
+        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        LoadedClient client = null;
+        Workload workload = null;
+        byte[] value = null;
+        for (String line = commands.readLine(); line != null; line = commands.readLine()) {
+            String[] words = line.trim().split(" ");
+            try {
+                switch (words[0]) {
+                    case "open" -> {
+                        if (client != null) {
+                            client.close();
+                        }
+                        workload = new Workload(Backend.valueOf(words[3]), Network.valueOf(words[4]), Integer.parseInt(words[5]),
+                                Integer.parseInt(words[6]));
+                        value = new byte[workload.valueBytes()];
+                        new SplittableRandom(workload.valueBytes()).nextBytes(value);
+                        client = target.open(words[1], Integer.parseInt(words[2]), workload.threads());
+                        replies.println("ok");
+                    }
+                    case "warm" -> {
+                        CellResult cell = new ClosedLoopRunner(Duration.ofMillis(Long.parseLong(words[1])), Duration.ofMillis(200),
+                                Duration.ofMillis(Long.parseLong(words[2]))).run(targetId, client, workload, 0, value);
+                        System.gc();
+                        replies.println("ok " + strategy(cell) + " " + cell.settling().switches());
+                    }
+                    case "slice" -> {
+                        CellResult cell = new ClosedLoopRunner(Duration.ofMillis(Long.parseLong(words[1])),
+                                Duration.ofMillis(Long.parseLong(words[2])), Duration.ZERO).run(targetId, client, workload, 0, value);
+                        // Leave this slice's garbage out of this target's next slice.
+                        System.gc();
+                        replies.println(String.format(Locale.ROOT, "slice %d %.1f %d %d %.3f %.0f %s %d%s", cell.operations(),
+                                cell.opsPerSecond(), cell.errors(), cell.misses(), cell.cpuMicrosPerOperation(), cell.p99Micros(),
+                                strategy(cell), cell.settling().switches(),
+                                cell.firstError() == null ? "" : " " + cell.firstError().replaceAll("\\s+", "_")));
+                    }
+                    case "close" -> {
+                        if (client != null) {
+                            client.close();
+                            client = null;
+                        }
+                        replies.println("ok");
+                    }
+                    case "quit" -> {
+                        if (client != null) {
+                            client.close();
+                        }
+                        replies.println("ok");
+                        System.exit(0);
+                    }
+                    default -> replies.println("error unknown_command_" + words[0]);
+                }
+            }
+            catch (Exception ex) {
+                ex.printStackTrace();
+                replies.println("error " + (ex.getClass().getSimpleName() + ":" + ex.getMessage()).replaceAll("\\s+", "_"));
+            }
+        }
+        System.exit(0);
+    }
+
+    private static String strategy(CellResult cell) {
+        String strategy = cell.settling().finalStrategy();
+        return strategy == null ? "-" : strategy.replace(' ', '_');
+    }
+}

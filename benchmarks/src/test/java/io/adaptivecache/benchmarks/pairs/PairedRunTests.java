@@ -1,0 +1,50 @@
+package io.adaptivecache.benchmarks.pairs;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PairedRunTests {
+
+    @Test
+    void twoTargetsRunInBothOrdersInEveryTwoCycles() {
+        List<String> targets = List.of("A", "B");
+        for (int cycle = 1; cycle < 40; cycle += 2) {
+            List<String> odd = PairedRun.order(targets, cycle);
+            List<String> even = PairedRun.order(targets, cycle + 1);
+            assertThat(even).containsExactly(odd.get(1), odd.get(0));
+        }
+    }
+
+    @Test
+    void theOrderOfARunCanBeRepeated() {
+        List<String> targets = List.of("A", "B", "C", "D");
+        assertThat(PairedRun.order(targets, 7)).isEqualTo(PairedRun.order(targets, 7));
+    }
+
+    @Test
+    void overTheCyclesEveryTargetTakesEveryPlaceAndFollowsEveryOtherTarget() {
+        List<String> targets = List.of("A", "B", "C", "D", "E");
+        Map<String, Set<Integer>> places = new HashMap<>();
+        Set<String> neighbours = new HashSet<>();
+        for (int cycle = 1; cycle <= 40; cycle++) {
+            List<String> order = PairedRun.order(targets, cycle);
+            assertThat(order).containsExactlyInAnyOrderElementsOf(targets);
+            for (int i = 0; i < order.size(); i++) {
+                places.computeIfAbsent(order.get(i), any -> new HashSet<>()).add(i);
+                if (i > 0) {
+                    neighbours.add(order.get(i - 1) + order.get(i));
+                }
+            }
+        }
+        places.values().forEach(set -> assertThat(set).hasSize(targets.size()));
+        assertThat(neighbours).as("each target runs right after each other one at least once").hasSize(targets.size()
+                * (targets.size() - 1) / 2 * 2);
+    }
+}
