@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -87,13 +89,14 @@ public final class ClosedLoopRunner {
         }
         pause(this.warmUp.toNanos());
         Settling settling = client.settle(started, this.settleLimit);
-        long cpuBefore = processCpuNanos();
+        CpuClock cpuBefore = CpuClock.now();
         long windowStart = System.nanoTime();
         this.phase = MEASURING;
         pause(this.measured.toNanos());
-        this.phase = STOPPED;
+        // Read the CPU clock while the callers still live: a thread's time is read from its own /proc entry, gone once it ends.
+        long cpuNanos = CpuClock.now().since(cpuBefore);
         long windowNanos = System.nanoTime() - windowStart;
-        long cpuNanos = processCpuNanos() - cpuBefore;
+        this.phase = STOPPED;
         for (Thread thread : threads) {
             try {
                 // A caller finishes its current call first; every client's own timeout bounds that.
@@ -135,32 +138,56 @@ public final class ClosedLoopRunner {
     }
 
     /**
-     * This JVM's CPU time. The JDK's figure comes in scheduler ticks (10 ms here), too coarse for a
-     * slice of a second at a few hundred calls per second; Linux keeps each thread's run time in
-     * nanoseconds in {@code /proc/self/task/<tid>/schedstat}, so the sum over the live threads is
-     * used where it can be read (the callers are alive at both ends of the window; a thread that
-     * ends inside it loses its share, which the connection and GC threads of a client do not).
+     * This JVM's CPU time since a snapshot. The JDK's figure comes in scheduler ticks (10 ms here),
+     * too coarse for a slice of a second at a few hundred calls per second; Linux keeps each
+     * thread's run time in nanoseconds in {@code /proc/self/task/<tid>/schedstat}. The time is
+     * summed per thread as the difference from the snapshot, so that a thread ending inside the
+     * window (the JIT's and GC's come and go) loses only its share of the window instead of taking
+     * its whole past with it; a thread started inside the window counts from zero.
      */
-    static long processCpuNanos() {
-        if (Files.isDirectory(TASKS)) {
-            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-                long total = 0;
-                for (Path task : tasks) {
-                    try {
-                        String schedstat = Files.readString(task.resolve("schedstat"));
-                        total += Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
-                    }
-                    catch (IOException | RuntimeException ex) {
-                        // The thread ended between the listing and the read.
+    static final class CpuClock {
+
+        private final Map<String, Long> threads;
+        private final long process;
+
+        private CpuClock(Map<String, Long> threads, long process) {
+            this.threads = threads;
+            this.process = process;
+        }
+
+        static CpuClock now() {
+            Map<String, Long> threads = new HashMap<>();
+            if (Files.isDirectory(TASKS)) {
+                try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+                    for (Path task : tasks) {
+                        try {
+                            String schedstat = Files.readString(task.resolve("schedstat"));
+                            threads.put(task.getFileName().toString(), Long.parseLong(schedstat.substring(0, schedstat.indexOf(' '))));
+                        }
+                        catch (IOException | RuntimeException ex) {
+                            // The thread ended between the listing and the read.
+                        }
                     }
                 }
-                return total;
+                catch (IOException ex) {
+                    threads.clear();
+                }
             }
-            catch (IOException ex) {
-                // Fall back to the JDK's figure.
-            }
+            return new CpuClock(threads, ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getProcessCpuTime());
         }
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+
+        /** @return CPU nanoseconds from {@code earlier} to this snapshot */
+        long since(CpuClock earlier) {
+            if (this.threads.isEmpty() || earlier.threads.isEmpty()) {
+                return this.process - earlier.process;
+            }
+            long total = 0;
+            for (Map.Entry<String, Long> thread : this.threads.entrySet()) {
+                total += Math.max(0, thread.getValue() - earlier.threads.getOrDefault(thread.getKey(), 0L));
+            }
+            return total;
+        }
     }
 
     /** One caller; its histogram and counters are its own until it has stopped. */
