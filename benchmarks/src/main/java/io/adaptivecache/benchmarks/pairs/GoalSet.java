@@ -26,6 +26,8 @@ public record GoalSet(String name, List<Goal> goals) {
     private static final String CONTROL = "A/A control: the same target in two JVMs";
     private static final String CPU = "client CPU per call (lower is better)";
     private static final String OVERHEAD = "our overhead: ÷ the same client by hand";
+    private static final String TRANSPORT = "io_uring ÷ NIO, the same strategy";
+    private static final String DRIVER = "XMemcached driver ÷ spymemcached driver, the same strategy";
     private static final String XMEMCACHED = "÷ XMemcached (pool of 2)";
 
     /** The Redis peers a user would pick: JedisPool at its best size. */
@@ -92,6 +94,9 @@ public record GoalSet(String name, List<Goal> goals) {
         goals.add(throughput("ours-jedis-pooled-8", OVERHEAD, redis, List.of("jedis-pool-8"), Map.of()));
         goals.add(cpu("ours-single@nio", redis, "lettuce-single@nio"));
         goals.add(cpu("ours-jedis-pooled-8", redis, "jedis-pool-8"));
+        // What the transport gives: the same strategy on io_uring against NIO.
+        goals.add(throughput("ours-single@io_uring", TRANSPORT, redis, List.of("ours-single@nio"), Map.of()));
+        goals.add(throughput("ours-multi@io_uring", TRANSPORT, redis, List.of("ours-multi@nio"), Map.of()));
         return new GoalSet("redis", goals);
     }
 
@@ -117,6 +122,9 @@ public record GoalSet(String name, List<Goal> goals) {
         goals.add(throughput("ours-multi", OVERHEAD, memcached, List.of("spy-array"), Map.of()));
         goals.add(cpu("ours-multi", memcached, "spy-array"));
         goals.add(cpu("ours-x-multi", memcached, "xmemcached"));
+        // What the driver gives: the same strategy on XMemcached against spymemcached.
+        goals.add(throughput("ours-x-multi", DRIVER, memcached, List.of("ours-multi"), Map.of()));
+        goals.add(throughput("ours-x-single", DRIVER, memcached, List.of("ours-single"), Map.of()));
         return new GoalSet("memcached", goals);
     }
 

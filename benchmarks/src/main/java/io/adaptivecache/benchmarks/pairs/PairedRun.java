@@ -103,10 +103,11 @@ public final class PairedRun {
             String[] answer = this.workers.get(key(backend, target)).call(String.format(Locale.ROOT, "warm %d %d",
                     s.warmUp().toMillis(), s.settle().toMillis()), s.warmUp().plus(s.settle()).plus(Duration.ofSeconds(90)));
             if (!answer[0].equals("-")) {
-                warmed.put(target, answer[0] + " after " + answer[1] + " switches");
+                warmed.put(target, answer[0] + " after " + answer[1] + (answer[1].equals("1") ? " switch" : " switches"));
             }
         }
         this.warmUps.put(workload, warmed);
+        WarmUps.append(s.out(), workload, warmed);
         List<Slice> slices = new ArrayList<>();
         Duration limit = s.ramp().plus(s.slice()).plus(Duration.ofSeconds(90));
         int cycle = 0;

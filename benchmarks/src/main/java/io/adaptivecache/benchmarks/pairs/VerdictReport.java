@@ -121,7 +121,8 @@ public final class VerdictReport {
         else if (row.verdict() == Verdict.UNDECIDED) {
             status = "*" + status + "*";
         }
-        return row.interval().format() + " · " + kept + (status.equals("–") ? "" : " · " + status);
+        String against = row.goal().bestOf().size() > 1 ? " (÷ " + row.denominator() + ")" : "";
+        return row.interval().format() + against + " · " + kept + (status.equals("–") ? "" : " · " + status);
     }
 
     /** For example {@code ≥ 0.95 at 1, 8; ≥ 1.4 at 50, 200}. */
@@ -207,8 +208,8 @@ public final class VerdictReport {
         for (Map.Entry<Workload, List<Slice>> entry : byWorkload(slices).entrySet()) {
             List<Slice> list = entry.getValue();
             Workload workload = entry.getKey();
-            md.append(String.format(Locale.ROOT, "| %s · %d callers | %d | %d | %.2f · %.2f | %.2f · %.2f | %.2f | %.2f |%n",
-                    workload.group().title(), workload.threads(), list.size(),
+            md.append(String.format(Locale.ROOT, "| %s · %s | %d | %d | %.2f · %.2f | %.2f · %.2f | %.2f | %.2f |%n",
+                    workload.group().title(), callers(workload.threads()), list.size(),
                     list.stream().filter(slice -> slice.disturbed(maxDisturbanceCores)).count(),
                     median(list.stream().map(Slice::outsideCores).toList()), list.stream().mapToDouble(Slice::outsideCores).max().orElse(0),
                     median(list.stream().map(Slice::stealCores).toList()), list.stream().mapToDouble(Slice::stealCores).max().orElse(0),
@@ -229,8 +230,8 @@ public final class VerdictReport {
                         Collectors.counting()));
                 int switches = list.get(list.size() - 1).switches() - list.get(0).switches();
                 String warmed = warmUps.getOrDefault(entry.getKey(), Map.of()).getOrDefault(target.getKey(), "?");
-                md.append(String.format(Locale.ROOT, "- %s · %d callers, `%s`: settled on %s before the slices; at the slices' ends %s;"
-                        + " %d switches during the slices%n", entry.getKey().group().title(), entry.getKey().threads(), target.getKey(),
+                md.append(String.format(Locale.ROOT, "- %s · %s, `%s`: settled on %s before the slices; at the slices' ends %s;"
+                        + " %d switches during the slices%n", entry.getKey().group().title(), callers(entry.getKey().threads()), target.getKey(),
                         warmed, strategies.entrySet().stream().map(s -> s.getKey() + " ×" + s.getValue())
                                 .collect(Collectors.joining(", ")), switches));
             }
@@ -252,6 +253,10 @@ public final class VerdictReport {
 
     private static double median(List<Double> values) {
         return values.isEmpty() ? 0 : Interval.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    private static String callers(int threads) {
+        return threads + (threads == 1 ? " caller" : " callers");
     }
 
     static String chartName(Workload.Group group) {

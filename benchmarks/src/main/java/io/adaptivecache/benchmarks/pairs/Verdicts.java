@@ -10,10 +10,13 @@ import java.util.TreeMap;
 import io.adaptivecache.benchmarks.load.Workload;
 
 /**
- * Turns slices into verdicts. A cycle counts for a goal when its numerator and every denominator
- * were measured in it without errors and undisturbed; its ratio is the numerator's figure over the
- * best denominator of that same cycle. The ratio of a goal is the median of those per-cycle
- * ratios, with a bootstrap 95% interval over cycles.
+ * Turns slices into verdicts. With several denominators ("the best JedisPool"), the best one is
+ * the one with the best median over the workload's kept slices; taking the best of each cycle
+ * instead would pick whichever was luckiest in that cycle and bias every ratio against the
+ * numerator (two identical peers would beat a third identical one by a few percent). A cycle
+ * counts for a goal when the numerator and that denominator were measured in it without errors
+ * and undisturbed; its ratio is the numerator's figure over the denominator's in that same
+ * cycle. The ratio of a goal is the median of those per-cycle ratios, with its 95% interval.
  */
 public final class Verdicts {
 
@@ -53,18 +56,26 @@ public final class Verdicts {
         for (Slice slice : slices) {
             cycles.computeIfAbsent(slice.cycle(), any -> new LinkedHashMap<>()).put(slice.target(), slice);
         }
+        boolean cpu = goal.measure() == Goal.Measure.CPU_PER_CALL;
+        String denominator = goal.bestOf().get(0);
+        for (String candidate : goal.bestOf()) {
+            Interval figure = figure(candidate, slices, maxDisturbanceCores, cpu);
+            Interval best = figure(denominator, slices, maxDisturbanceCores, cpu);
+            if (figure.pairs() > 0 && (best.pairs() == 0 || (cpu ? figure.median() < best.median() : figure.median() > best.median()))) {
+                denominator = candidate;
+            }
+        }
         List<Double> ratios = new ArrayList<>();
         int measured = 0;
         int disturbed = 0;
         for (Map<String, Slice> cycle : cycles.values()) {
             Slice numerator = cycle.get(goal.numerator());
-            List<Slice> denominators = goal.bestOf().stream().map(cycle::get).toList();
-            if (numerator == null || denominators.contains(null)) {
+            Slice against = cycle.get(denominator);
+            if (numerator == null || against == null) {
                 continue;
             }
             measured++;
-            List<Slice> involved = new ArrayList<>(denominators);
-            involved.add(numerator);
+            List<Slice> involved = List.of(numerator, against);
             if (involved.stream().anyMatch(slice -> slice.disturbed(maxDisturbanceCores))) {
                 disturbed++;
                 continue;
@@ -72,17 +83,15 @@ public final class Verdicts {
             if (!involved.stream().allMatch(Slice::usable)) {
                 continue;
             }
-            if (goal.measure() == Goal.Measure.CPU_PER_CALL && !involved.stream().allMatch(slice -> slice.cpuMicrosPerCall() > 0)) {
+            if (cpu && !involved.stream().allMatch(slice -> slice.cpuMicrosPerCall() > 0)) {
                 continue; // no CPU figure where /proc cannot be read and the JDK's ticks saw none
             }
-            ratios.add(goal.measure() == Goal.Measure.THROUGHPUT
-                    ? numerator.opsPerSecond() / denominators.stream().mapToDouble(Slice::opsPerSecond).max().orElseThrow()
-                    : numerator.cpuMicrosPerCall() / denominators.stream().mapToDouble(Slice::cpuMicrosPerCall).min().orElseThrow());
+            ratios.add(cpu ? numerator.cpuMicrosPerCall() / against.cpuMicrosPerCall() : numerator.opsPerSecond() / against.opsPerSecond());
         }
         Interval interval = Interval.of(ratios);
         double threshold = goal.threshold(workload.threads());
         Verdict verdict = goal.control() ? Verdict.NONE : Verdict.of(interval, threshold, goal.measure().higherIsBetter());
-        return new Row(goal, workload, interval, measured, disturbed, verdict);
+        return new Row(goal, workload, denominator, interval, measured, disturbed, verdict);
     }
 
     /**
@@ -102,12 +111,14 @@ public final class Verdicts {
      * One goal's result on one workload.
      * @param goal the goal
      * @param workload the workload
+     * @param denominator the denominator compared with: the best of the goal's by its median
      * @param interval the ratio's median and 95% interval over the kept cycles
      * @param cycles cycles in which every target of the comparison was measured
      * @param disturbed those dropped because another process disturbed one of their slices
      * @param verdict the verdict ({@link Verdict#NONE} for controls and rows without a goal)
      */
-    public record Row(Goal goal, Workload workload, Interval interval, int cycles, int disturbed, Verdict verdict) {
+    public record Row(Goal goal, Workload workload, String denominator, Interval interval, int cycles, int disturbed,
+            Verdict verdict) {
 
         /** @return whether this row still needs pairs: a goal whose interval straddles its threshold */
         public boolean undecided() {
