@@ -26,11 +26,16 @@ import io.adaptivecache.strategy.StrategyType;
  * <li>when the backend has blocking connections for POOLED ({@link BlockingPool}), few callers on a
  * short round trip move to such a pool, which serves each call on its caller's thread.</li>
  * </ul>
- * Against flapping: a condition must hold for {@code confirmWindows} consecutive windows; a
- * minimum dwell separates changes; each change is on trial against the incumbent's recent
- * windows and rolled back if throughput at comparable load drops by more than
- * {@code trialTolerance}; each rollback doubles the dwell; repeated rollbacks suppress changes;
- * an hourly budget caps them. Disturbed or thin windows count neither for nor against a change.
+ * Against flapping: a change is made only when every counted window for a whole dwell (and at
+ * least {@code confirmWindows} of them) proposed the same target, so a load that changes faster
+ * than the dwell (a square wave, or a load hovering at a threshold) never completes a proposal;
+ * a change jumps straight to the size the load needs rather than doubling step by step, so a
+ * stable phase costs at most one switch; a minimum dwell separates changes; each change is on
+ * trial against the incumbent's recent windows and rolled back only if the median throughput of
+ * its windows at comparable load is below the incumbent's median by more than
+ * {@code trialTolerance} (a median, so that one noisy window cannot overturn a trial); each
+ * rollback doubles the dwell; repeated rollbacks suppress changes; an hourly budget caps them.
+ * Disturbed or thin windows count neither for nor against a change.
  */
 public final class ThresholdStrategyPolicy implements StrategyPolicy {
 
@@ -50,6 +55,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     private StrategySpec candidate;
     private DecisionReason candidateReason;
     private int candidateWindows;
+    private long candidateSinceNanos;
     private Trial trial;
 
     /**
@@ -96,15 +102,12 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         }
         remember(window);
         long sinceChange = now - this.lastChangeNanos;
-        if (sinceChange < this.dwellNanos) {
-            return Decision.stay(now, current, DecisionReason.DWELL,
-                    "last change " + seconds(sinceChange) + " s ago, dwell " + seconds(this.dwellNanos) + " s");
-        }
+        // Every window is judged, during the dwell too: a proposal must hold without a break for a whole dwell.
         Decision proposal = propose(window, now);
         if (!proposal.isSwitch()) {
             this.candidate = null;
             this.candidateWindows = 0;
-            return proposal;
+            return sinceChange < this.dwellNanos ? dwell(now, current, sinceChange) : proposal;
         }
         if (proposal.target().equals(this.candidate)) {
             this.candidateWindows++;
@@ -113,10 +116,17 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
             this.candidate = proposal.target();
             this.candidateReason = proposal.reason();
             this.candidateWindows = 1;
+            this.candidateSinceNanos = window.startNanos();
         }
-        if (this.candidateWindows < this.settings.confirmWindows()) {
+        if (sinceChange < this.dwellNanos) {
+            return dwell(now, current, sinceChange);
+        }
+        long held = window.endNanos() - this.candidateSinceNanos;
+        long stability = this.settings.dwell().toNanos();
+        if (this.candidateWindows < this.settings.confirmWindows() || held < stability) {
             return Decision.stay(now, current, DecisionReason.CONFIRMING, this.candidateReason + " toward " + this.candidate
-                    + " in " + this.candidateWindows + " of " + this.settings.confirmWindows() + " windows: " + proposal.evidence());
+                    + " in " + this.candidateWindows + " windows over " + seconds(held) + " s (needs " + this.settings.confirmWindows()
+                    + " windows over " + seconds(stability) + " s): " + proposal.evidence());
         }
         expire(this.switchTimes, now);
         if (this.switchTimes.size() >= this.settings.maxSwitchesPerHour()) {
@@ -124,6 +134,11 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
                     this.switchTimes.size() + " switches in the last hour; " + proposal.reason() + " waits");
         }
         return proposal;
+    }
+
+    private Decision dwell(long now, StrategySpec current, long sinceChange) {
+        return Decision.stay(now, current, DecisionReason.DWELL,
+                "last change " + seconds(sinceChange) + " s ago, dwell " + seconds(this.dwellNanos) + " s");
     }
 
     /** The rules, applied to one undisturbed window. */
@@ -150,16 +165,19 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         double perConnection = window.concurrency() / connections;
         String figures = String.format(Locale.ROOT, "concurrency %.1f over %d connections (%.2f each), p99 %.2f ms, %.0f calls/s",
                 window.concurrency(), connections, perConnection, window.p99LatencyNanos() / 1e6, window.throughput());
+        // Grow or shrink straight to what the load needs (halfway between the two thresholds per connection): one switch a phase.
+        double comfortable = (this.settings.growAbove() + this.settings.shrinkBelow()) / 2;
         if (perConnection > this.settings.growAbove() && connections < cap) {
-            return new Decision(now, current, StrategySpec.multi(Math.min(cap, connections * 2), this.settings.selector()),
-                    DecisionReason.CONNECTION_SATURATED, figures);
+            int needed = (int) Math.ceil(window.concurrency() / comfortable);
+            return new Decision(now, current, StrategySpec.multi(Math.min(cap, Math.max(connections * 2, needed)),
+                    this.settings.selector()), DecisionReason.CONNECTION_SATURATED, figures);
         }
         if (this.blockingPool != null && this.blockingPool.fits(window)) {
             return new Decision(now, current, this.blockingPool.spec(), DecisionReason.BLOCKING_FITS,
                     figures + String.format(Locale.ROOT, ", mean %.2f ms", window.meanLatencyNanos() / 1e6));
         }
         if (connections > 1 && perConnection < this.settings.shrinkBelow()) {
-            int smaller = connections / 2;
+            int smaller = Math.min(connections / 2, Math.max(1, (int) Math.ceil(window.concurrency() / comfortable)));
             return new Decision(now, current,
                     smaller <= 1 ? StrategySpec.single() : StrategySpec.multi(smaller, this.settings.selector()),
                     DecisionReason.CONNECTIONS_IDLE, figures);
@@ -181,8 +199,8 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
                             + " windows so far");
         }
         this.trial = null;
-        double trialThroughput = this.trialWindows.stream().mapToDouble(WindowSample::throughput).average().orElse(0);
-        double trialConcurrency = this.trialWindows.stream().mapToDouble(WindowSample::concurrency).average().orElse(0);
+        double trialThroughput = median(this.trialWindows.stream().mapToDouble(WindowSample::throughput).toArray());
+        double trialConcurrency = median(this.trialWindows.stream().mapToDouble(WindowSample::concurrency).toArray());
         this.trialWindows.clear();
         String figures = String.format(Locale.ROOT, "%.0f calls/s on %s vs %.0f calls/s on %s (concurrency %.1f vs %.1f)",
                 trialThroughput, running.candidate(), running.baselineThroughput(), running.incumbent(), trialConcurrency,
@@ -222,8 +240,8 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         this.trialWindows.clear();
         if (trial && decision.reason() != DecisionReason.ROLLBACK && !baseline.isEmpty()) {
             this.trial = new Trial(decision.current(), decision.target(), now + this.settings.trial().toNanos(),
-                    baseline.stream().mapToDouble(WindowSample::throughput).average().orElse(0),
-                    baseline.stream().mapToDouble(WindowSample::concurrency).average().orElse(0));
+                    median(baseline.stream().mapToDouble(WindowSample::throughput).toArray()),
+                    median(baseline.stream().mapToDouble(WindowSample::concurrency).toArray()));
         }
         else {
             this.trial = null;
@@ -246,6 +264,16 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         while (!times.isEmpty() && now - times.peekFirst() > HOUR) {
             times.removeFirst();
         }
+    }
+
+    /** The median: one window far off (a GC pause, a neighbour's burst) moves it by at most one rank. */
+    private static double median(double[] values) {
+        if (values.length == 0) {
+            return 0;
+        }
+        java.util.Arrays.sort(values);
+        int middle = values.length / 2;
+        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
     }
 
     private static long seconds(long nanos) {
@@ -315,7 +343,8 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
      * @param shrinkBelow calls in flight per shared connection below which N halves
      * @param poolWaitRatio mean borrow wait over mean use time above which POOLED is left
      * @param confirmWindows consecutive windows a condition must hold before acting
-     * @param dwell minimum time between changes (doubled after each rollback)
+     * @param dwell minimum time between changes (doubled after each rollback), and how long a proposal must hold
+     * without a break before it is carried out
      * @param maxDwell the longest the dwell grows to
      * @param trial how long a new strategy is compared against the one it replaced
      * @param trialTolerance throughput drop at comparable load that rolls a trial back (0.15 = 15%)

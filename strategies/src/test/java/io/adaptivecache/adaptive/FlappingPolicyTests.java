@@ -1,0 +1,166 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntUnaryOperator;
+
+import io.adaptivecache.metrics.WindowSample;
+import io.adaptivecache.strategy.PoolSettings;
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import org.junit.jupiter.api.Test;
+
+import static io.adaptivecache.adaptive.Windows.SECOND;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The default policy against flapping, with the switch budget set out of reach (1,000 an hour) so
+ * that only the policy's own rules can keep switches down. Load comes from a closed-loop model of
+ * a Redis template with blocking POOLED connections on offer, fitted to this project's 2-core
+ * measurements (MULTI(2) about 18k calls/s at one caller and 75k at 50; a blocking pool about 32k
+ * at one caller, 62k from four, and worse than shared connections once callers queue for it).
+ * One-second windows on a fake clock; production timings (60 s dwell, 30 s trial).
+ */
+class FlappingPolicyTests {
+
+    private static final StrategySpec MULTI = StrategySpec.multi(2, SelectorType.ROUND_ROBIN);
+    private static final StrategySpec BLOCKING = StrategySpec.pooled(new PoolSettings(20, 20, 0, Duration.ofSeconds(1)));
+    private static final int DWELL_SECONDS = 60;
+
+    private static ThresholdStrategyPolicy.Settings settings() {
+        ThresholdStrategyPolicy.Settings defaults = ThresholdStrategyPolicy.Settings.defaults().withMaxConnections(2);
+        return new ThresholdStrategyPolicy.Settings(defaults.maxConnections(), defaults.selector(), defaults.minCallsPerWindow(),
+                defaults.growAbove(), defaults.shrinkBelow(), defaults.poolWaitRatio(), defaults.confirmWindows(), defaults.dwell(),
+                defaults.maxDwell(), defaults.trial(), defaults.trialTolerance(), defaults.suppressAfterRollbacks(),
+                defaults.suppression(), 1_000);
+    }
+
+    private static ThresholdStrategyPolicy blockingPolicy() {
+        return new ThresholdStrategyPolicy(settings(), ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+    }
+
+    /** The model: a window of {@code callers} closed-loop callers on a strategy. */
+    static WindowSample model(long endNanos, StrategySpec live, double callers) {
+        double throughput;
+        double waitNanos = 0;
+        int waiting = 0;
+        switch (live.type()) {
+            case SINGLE -> throughput = Math.min(65_000, 18_000 * Math.pow(callers, 0.6));
+            case MULTI -> throughput = Math.min(75_000, 17_600 * Math.pow(callers, 0.6));
+            default -> {
+                int size = live.pool().maxTotal();
+                if (callers <= size) {
+                    throughput = Math.min(62_000, 32_500 * Math.sqrt(callers));
+                }
+                else {
+                    throughput = 46_000;
+                    waiting = (int) (callers - size);
+                    waitNanos = (callers - size) / throughput * 1e9;
+                }
+            }
+        }
+        return Windows.pooled(endNanos, live, throughput, callers, waitNanos, waiting);
+    }
+
+    /** Runs the policy for some seconds of load, applying every switch; returns the switches. */
+    private static List<Switch> simulate(ThresholdStrategyPolicy policy, StrategySpec start, IntUnaryOperator load, int seconds,
+            Model model) {
+        List<Switch> switches = new ArrayList<>();
+        StrategySpec live = start;
+        for (int second = 1; second <= seconds; second++) {
+            long t = second * SECOND;
+            Decision decision = policy.decide(model.window(t, live, load.applyAsInt(second)), t);
+            if (decision.isSwitch()) {
+                policy.onSwitch(decision, true, true, t);
+                switches.add(new Switch(second, live, decision.target(), decision.reason()));
+                live = decision.target();
+            }
+        }
+        return switches;
+    }
+
+    private static List<Switch> simulate(ThresholdStrategyPolicy policy, StrategySpec start, IntUnaryOperator load, int seconds) {
+        return simulate(policy, start, load, seconds, (t, live, callers) -> model(t, live, callers));
+    }
+
+    @Test
+    void aSquareWaveOfLoadWhoseHalfPeriodIsShorterThanTheDwellGivesAtMostOneSwitch() {
+        for (int halfPeriod : new int[] {5, 20, 45, 59}) {
+            // 1 caller, then 64, then 1 ...: each level would call for a different strategy if it lasted.
+            List<Switch> switches = simulate(blockingPolicy(), MULTI, second -> (second / halfPeriod) % 2 == 0 ? 1 : 64, 3600);
+            assertThat(switches).as("an hour of a square wave with a %d s half-period", halfPeriod).hasSizeLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void aStableLoadGivesNoSwitchAfterSettling() {
+        for (int callers : new int[] {1, 4, 8, 50, 200}) {
+            List<Switch> switches = simulate(blockingPolicy(), MULTI, second -> callers, 3600);
+            assertThat(switches).as("an hour of %d callers", callers).hasSizeLessThanOrEqualTo(1);
+            switches.forEach(change -> assertThat(change.second()).as("%d callers: %s", callers, change)
+                    .isLessThanOrEqualTo(DWELL_SECONDS + 5));
+        }
+    }
+
+    @Test
+    void aLoadHeldAtAThresholdGivesNoReversalWithinTwoDwells() {
+        // Each rule's threshold, crossed back and forth window after window (and in runs shorter than the dwell).
+        record Hover(String rule, StrategySpec start, double below, double above, boolean blocking) {
+        }
+        List<Hover> hovers = List.of(
+                new Hover("grow above 4 calls per connection, on SINGLE", StrategySpec.single(), 3.8, 4.2, false),
+                new Hover("shrink below 0.5 per connection, on MULTI(2)", MULTI, 0.9, 1.1, false),
+                new Hover("blocking pool up to 10 calls in flight, on MULTI(2)", MULTI, 9.5, 10.5, true),
+                new Hover("blocking pool saturated at 18 of 20, on POOLED(20)", BLOCKING, 17.5, 18.5, true));
+        for (Hover hover : hovers) {
+            for (int run : new int[] {1, 2, 7, 29}) {
+                ThresholdStrategyPolicy policy = hover.blocking() ? blockingPolicy() : new ThresholdStrategyPolicy(settings());
+                List<Switch> switches = simulate(policy, hover.start(), second -> 0, 3600, (t, live, ignored) -> model(t, live,
+                        ((t / SECOND) / run) % 2 == 0 ? hover.below() : hover.above()));
+                for (int i = 2; i < switches.size(); i++) {
+                    Switch back = switches.get(i);
+                    Switch away = switches.get(i - 1);
+                    boolean reversal = back.to().equals(away.from());
+                    assertThat(reversal && back.second() - away.second() <= 2 * DWELL_SECONDS)
+                            .as("%s in runs of %d windows: %s then %s", hover.rule(), run, away, back).isFalse();
+                }
+                assertThat(switches).as("%s in runs of %d windows", hover.rule(), run).hasSizeLessThanOrEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void aSequenceOfPhasesEndsEachPhaseOnItsStrategyWithAtMostOneSwitchSettledWithinDwellAndFiveWindows() {
+        int phase = 300;
+        int[] callers = {1, 8, 50, 200, 4};
+        StrategySpec[] expected = {BLOCKING, BLOCKING, MULTI, MULTI, BLOCKING};
+        ThresholdStrategyPolicy policy = blockingPolicy();
+        List<Switch> switches = simulate(policy, MULTI, second -> callers[Math.min(callers.length - 1, (second - 1) / phase)],
+                phase * callers.length);
+        StrategySpec live = MULTI;
+        for (int p = 0; p < callers.length; p++) {
+            int start = p * phase;
+            int end = start + phase;
+            List<Switch> inPhase = switches.stream().filter(change -> change.second() > start && change.second() <= end).toList();
+            assertThat(inPhase).as("phase of %d callers", callers[p]).hasSizeLessThanOrEqualTo(1);
+            for (Switch change : inPhase) {
+                assertThat(change.second() - start).as("settled after the load changed to %d callers: %s", callers[p], change)
+                        .isLessThanOrEqualTo(DWELL_SECONDS + 5);
+                live = change.to();
+            }
+            assertThat(live).as("the strategy at the end of the phase of %d callers", callers[p]).isEqualTo(expected[p]);
+        }
+    }
+
+    /** One switch of a simulation. */
+    record Switch(int second, StrategySpec from, StrategySpec to, DecisionReason reason) {
+    }
+
+    /** A window source. */
+    @FunctionalInterface
+    interface Model {
+
+        WindowSample window(long endNanos, StrategySpec live, double callers);
+    }
+}
