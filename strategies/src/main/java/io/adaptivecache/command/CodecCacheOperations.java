@@ -104,6 +104,67 @@ final class CodecCacheOperations<T> extends AbstractCacheOperations<T> {
         return template.touchAsync(key, ttl);
     }
 
+    // The synchronous forms call the template's synchronous forms, so that they too may be served by a blocking pool.
+
+    @Override
+    public T get(String key) {
+        return decode(template.get(key));
+    }
+
+    @Override
+    public Map<String, T> getAll(Collection<String> keys) {
+        Map<String, byte[]> raw = template.getAll(keys);
+        Map<String, T> decoded = new LinkedHashMap<>(raw.size() * 2);
+        raw.forEach((key, bytes) -> decoded.put(key, codec.decode(bytes)));
+        return decoded;
+    }
+
+    @Override
+    public void set(String key, T value, Duration ttl) {
+        template.set(key, encode(value), ttl);
+    }
+
+    @Override
+    public boolean add(String key, T value, Duration ttl) {
+        return template.add(key, encode(value), ttl);
+    }
+
+    @Override
+    public boolean replace(String key, T value, Duration ttl) {
+        return template.replace(key, encode(value), ttl);
+    }
+
+    @Override
+    public boolean delete(String key) {
+        return template.delete(key);
+    }
+
+    @Override
+    public CasValue<T> gets(String key) {
+        CasValue<byte[]> raw = template.gets(key);
+        return raw == null ? null : raw.withValue(codec.decode(raw.value()));
+    }
+
+    @Override
+    public CasResult cas(String key, CasToken token, T value, Duration ttl) {
+        return template.cas(key, token, encode(value), ttl);
+    }
+
+    @Override
+    public long incr(String key, long delta) {
+        return template.incr(key, delta);
+    }
+
+    @Override
+    public long decr(String key, long delta) {
+        return template.decr(key, delta);
+    }
+
+    @Override
+    public boolean touch(String key, Duration ttl) {
+        return template.touch(key, ttl);
+    }
+
     @Override
     public String toString() {
         return template.name() + " with " + codec;

@@ -51,6 +51,12 @@ import io.adaptivecache.strategy.SwitchReport;
  */
 public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> implements CacheTemplate {
 
+    /** A caller that waits for the reply on its own thread: it may be served by a blocking connection. */
+    private static final boolean SYNC = false;
+
+    /** A caller of an {@code ...Async} form: it must get its future without blocking. */
+    private static final boolean ASYNC = true;
+
     private final String name;
     private final CacheBackend<C> backend;
     private final CacheCommands<C> commands;
@@ -277,17 +283,39 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
      */
     public void probe(String key) {
         rules.checkKey(key);
-        await(guarded(CacheCommand.GET, connection -> commands.get(connection, key)));
+        await(guarded(CacheCommand.GET, connection -> commands.get(connection, key), SYNC));
     }
+
+    // Each command once, with where it may run: a synchronous caller may wait on a blocking pooled connection (its own
+    // thread does the I/O, the fastest path for few callers); an ...Async caller never blocks, so while the live strategy
+    // blocks, its calls take the async lane of shared connections.
 
     @Override
     public CompletableFuture<byte[]> getAsync(String key) {
+        return get(key, ASYNC);
+    }
+
+    @Override
+    public byte[] get(String key) {
+        return await(get(key, SYNC));
+    }
+
+    private CompletableFuture<byte[]> get(String key, boolean async) {
         rules.checkKey(key);
-        return read(CacheCommand.GET, connection -> commands.get(connection, key), null);
+        return read(CacheCommand.GET, connection -> commands.get(connection, key), null, async);
     }
 
     @Override
     public CompletableFuture<Map<String, byte[]>> getAllAsync(Collection<String> keys) {
+        return getAll(keys, ASYNC);
+    }
+
+    @Override
+    public Map<String, byte[]> getAll(Collection<String> keys) {
+        return await(getAll(keys, SYNC));
+    }
+
+    private CompletableFuture<Map<String, byte[]>> getAll(Collection<String> keys, boolean async) {
         if (keys == null) {
             throw new InvalidCacheInputException("The key collection must not be null");
         }
@@ -303,84 +331,167 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
             return CompletableFuture.completedFuture(Collections.emptyMap());
         }
         ArrayList<String> ordered = new ArrayList<>(distinct);
-        return read(CacheCommand.GET_ALL, connection -> commands.getAll(connection, ordered), Collections.emptyMap());
+        return read(CacheCommand.GET_ALL, connection -> commands.getAll(connection, ordered), Collections.emptyMap(), async);
     }
 
     @Override
     public CompletableFuture<Void> setAsync(String key, byte[] value, Duration ttl) {
+        return set(key, value, ttl, ASYNC);
+    }
+
+    @Override
+    public void set(String key, byte[] value, Duration ttl) {
+        await(set(key, value, ttl, SYNC));
+    }
+
+    private CompletableFuture<Void> set(String key, byte[] value, Duration ttl, boolean async) {
         checkWrite(key, value, ttl);
-        return write(CacheCommand.SET, connection -> commands.set(connection, key, value, ttl), null);
+        return write(CacheCommand.SET, connection -> commands.set(connection, key, value, ttl), null, async);
     }
 
     @Override
     public CompletableFuture<Boolean> addAsync(String key, byte[] value, Duration ttl) {
+        return add(key, value, ttl, ASYNC);
+    }
+
+    @Override
+    public boolean add(String key, byte[] value, Duration ttl) {
+        return await(add(key, value, ttl, SYNC));
+    }
+
+    private CompletableFuture<Boolean> add(String key, byte[] value, Duration ttl, boolean async) {
         checkWrite(key, value, ttl);
-        return write(CacheCommand.ADD, connection -> commands.add(connection, key, value, ttl), Boolean.FALSE);
+        return write(CacheCommand.ADD, connection -> commands.add(connection, key, value, ttl), Boolean.FALSE, async);
     }
 
     @Override
     public CompletableFuture<Boolean> replaceAsync(String key, byte[] value, Duration ttl) {
+        return replace(key, value, ttl, ASYNC);
+    }
+
+    @Override
+    public boolean replace(String key, byte[] value, Duration ttl) {
+        return await(replace(key, value, ttl, SYNC));
+    }
+
+    private CompletableFuture<Boolean> replace(String key, byte[] value, Duration ttl, boolean async) {
         checkWrite(key, value, ttl);
-        return write(CacheCommand.REPLACE, connection -> commands.replace(connection, key, value, ttl), Boolean.FALSE);
+        return write(CacheCommand.REPLACE, connection -> commands.replace(connection, key, value, ttl), Boolean.FALSE, async);
     }
 
     @Override
     public CompletableFuture<Boolean> deleteAsync(String key) {
+        return delete(key, ASYNC);
+    }
+
+    @Override
+    public boolean delete(String key) {
+        return await(delete(key, SYNC));
+    }
+
+    private CompletableFuture<Boolean> delete(String key, boolean async) {
         rules.checkKey(key);
-        return write(CacheCommand.DELETE, connection -> commands.delete(connection, key), Boolean.FALSE);
+        return write(CacheCommand.DELETE, connection -> commands.delete(connection, key), Boolean.FALSE, async);
     }
 
     @Override
     public CompletableFuture<CasValue<byte[]>> getsAsync(String key) {
+        return gets(key, ASYNC);
+    }
+
+    @Override
+    public CasValue<byte[]> gets(String key) {
+        return await(gets(key, SYNC));
+    }
+
+    private CompletableFuture<CasValue<byte[]>> gets(String key, boolean async) {
         rules.checkKey(key);
-        return read(CacheCommand.GETS, connection -> commands.gets(connection, key), null);
+        return read(CacheCommand.GETS, connection -> commands.gets(connection, key), null, async);
     }
 
     @Override
     public CompletableFuture<CasResult> casAsync(String key, CasToken token, byte[] value, Duration ttl) {
+        return cas(key, token, value, ttl, ASYNC);
+    }
+
+    @Override
+    public CasResult cas(String key, CasToken token, byte[] value, Duration ttl) {
+        return await(cas(key, token, value, ttl, SYNC));
+    }
+
+    private CompletableFuture<CasResult> cas(String key, CasToken token, byte[] value, Duration ttl, boolean async) {
         checkWrite(key, value, ttl);
         checkToken(key, token);
-        return guarded(CacheCommand.CAS, connection -> commands.cas(connection, key, token, value, ttl));
+        return guarded(CacheCommand.CAS, connection -> commands.cas(connection, key, token, value, ttl), async);
     }
 
     @Override
     public CompletableFuture<Long> incrAsync(String key, long delta) {
+        return incr(key, delta, ASYNC);
+    }
+
+    @Override
+    public long incr(String key, long delta) {
+        return await(incr(key, delta, SYNC));
+    }
+
+    private CompletableFuture<Long> incr(String key, long delta, boolean async) {
         rules.checkKey(key);
         rules.checkDelta(delta);
-        return guarded(CacheCommand.INCR, connection -> commands.incr(connection, key, delta));
+        return guarded(CacheCommand.INCR, connection -> commands.incr(connection, key, delta), async);
     }
 
     @Override
     public CompletableFuture<Long> decrAsync(String key, long delta) {
+        return decr(key, delta, ASYNC);
+    }
+
+    @Override
+    public long decr(String key, long delta) {
+        return await(decr(key, delta, SYNC));
+    }
+
+    private CompletableFuture<Long> decr(String key, long delta, boolean async) {
         rules.checkKey(key);
         rules.checkDelta(delta);
-        return guarded(CacheCommand.DECR, connection -> commands.decr(connection, key, delta));
+        return guarded(CacheCommand.DECR, connection -> commands.decr(connection, key, delta), async);
     }
 
     @Override
     public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
-        rules.checkKey(key);
-        rules.checkTtl(ttl);
-        return write(CacheCommand.TOUCH, connection -> commands.touch(connection, key, ttl), Boolean.FALSE);
+        return touch(key, ttl, ASYNC);
     }
 
-    private <T> CompletableFuture<T> guarded(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation) {
+    @Override
+    public boolean touch(String key, Duration ttl) {
+        return await(touch(key, ttl, SYNC));
+    }
+
+    private CompletableFuture<Boolean> touch(String key, Duration ttl, boolean async) {
+        rules.checkKey(key);
+        rules.checkTtl(ttl);
+        return write(CacheCommand.TOUCH, connection -> commands.touch(connection, key, ttl), Boolean.FALSE, async);
+    }
+
+    private <T> CompletableFuture<T> guarded(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
+            boolean async) {
         if (guard == CallGuard.NONE) {
-            return connections.execute(command, operation);
+            return async ? connections.executeAsync(command, operation) : connections.execute(command, operation);
         }
-        return guard.call(command, () -> connections.execute(command, operation), sensors);
+        return guard.call(command, async ? () -> connections.executeAsync(command, operation)
+                : () -> connections.execute(command, operation), sensors);
     }
 
     private <T> CompletableFuture<T> read(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            T miss) {
-        CompletableFuture<T> result = guarded(command, operation);
+            T miss, boolean async) {
+        CompletableFuture<T> result = guarded(command, operation, async);
         return failureMode == CacheFailureMode.FAIL_FAST ? result
                 : result.exceptionally(failure -> degrade(failure, degradedReads, miss));
     }
 
     private <T> CompletableFuture<T> write(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            T skipped) {
-        CompletableFuture<T> result = guarded(command, operation);
+            T skipped, boolean async) {
+        CompletableFuture<T> result = guarded(command, operation, async);
         return failureMode == CacheFailureMode.FAIL_FAST ? result
                 : result.exceptionally(failure -> degrade(failure, skippedWrites, skipped));
     }

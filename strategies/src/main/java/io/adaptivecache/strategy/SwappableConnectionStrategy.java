@@ -30,6 +30,13 @@ import org.slf4j.LoggerFactory;
  * the drain timeout passes, whichever comes first; set the drain timeout above the command
  * timeout so that the first always wins.
  *
+ * <p>When the live strategy is POOLED on connections that block their caller (Jedis), calls that
+ * must not block ({@link #executeAsync}) run on an <em>async lane</em> instead: one shared,
+ * non-blocking connection, opened with the blocking strategy (before it goes live, so that no
+ * caller ever waits for it to connect) and closed when the template switches to a strategy whose
+ * connections do not block. So a blocking pool can serve synchronous callers
+ * on their own threads while {@code ...Async} callers still get a future at once.
+ *
  * <p>This class is the mechanism only; deciding <em>when</em> to switch belongs to the caller
  * (an operator, or the adaptive controller).
  *
@@ -45,7 +52,9 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     private final PoolConfigCustomizer poolCustomizer;
     private final CallObserver observer;
     private final ReentrantLock switchLock = new ReentrantLock();
+    private final Object laneLock = new Object();
     private volatile ConnectionStrategy<C> active;
+    private volatile ConnectionStrategy<C> asyncLane;
     private volatile long retiredBorrows;
     private volatile long retiredBorrowWaitNanos;
     private volatile boolean closed;
@@ -89,7 +98,15 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             if (closed || active != null) {
                 throw new IllegalStateException(closed ? "Already closed" : "Already started with " + active.spec());
             }
-            active = ConnectionStrategy.open(spec, factory, poolCustomizer);
+            ConnectionStrategy<C> first = ConnectionStrategy.open(spec, factory, poolCustomizer);
+            try {
+                openLaneFor(first);
+            }
+            catch (RuntimeException ex) {
+                first.close();
+                throw ex;
+            }
+            active = first;
             logger.debug("Opened {} to {}", spec, factory.describe());
         }
         finally {
@@ -116,10 +133,29 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @return the command's result
      */
     public <T> CompletableFuture<T> execute(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation) {
+        return run(command, operation, true);
+    }
+
+    /**
+     * Like {@link #execute}, for a caller that must not block: while the live strategy's
+     * connections block their caller, the command runs on the async lane (one shared connection)
+     * instead.
+     * @param command which command, for the observer
+     * @param operation issues the command on the connection; must not block
+     * @param <T> the result type
+     * @return the command's result
+     */
+    public <T> CompletableFuture<T> executeAsync(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation) {
+        return run(command, operation, false);
+    }
+
+    private <T> CompletableFuture<T> run(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
+            boolean callerMayBlock) {
         long started = System.nanoTime();
         ConnectionLease<C> lease;
         try {
-            lease = acquire();
+            lease = acquire(callerMayBlock);
         }
         catch (RuntimeException ex) {
             return failed(command, started, translate(ex));
@@ -149,12 +185,18 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
         return CompletableFuture.failedFuture(failure);
     }
 
-    private ConnectionLease<C> acquire() {
+    private ConnectionLease<C> acquire(boolean callerMayBlock) {
         for (;;) {
             ConnectionStrategy<C> strategy = active;
             if (strategy == null || closed) {
                 throw new CacheConnectionException(strategy == null ? "The cache template to " + factory.describe()
                         + " has not been started" : "The cache template to " + factory.describe() + " is closed");
+            }
+            if (!callerMayBlock && blocks(strategy)) {
+                ConnectionStrategy<C> lane = lane();
+                if (lane != null) {
+                    strategy = lane;
+                }
             }
             ConnectionLease<C> lease = strategy.tryAcquire();
             if (lease != null) {
@@ -163,6 +205,40 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             // Retired under us: its successor was published before the retirement, so the next read sees it.
             Thread.onSpinWait();
         }
+    }
+
+    /** Whether a strategy's connections block their caller: POOLED on a blocking driver. */
+    private boolean blocks(ConnectionStrategy<C> strategy) {
+        return strategy.spec().type() == StrategyType.POOLED && factory.exclusiveConnectionsBlock();
+    }
+
+    /** The async lane while the live strategy blocks; {@code null} otherwise (the caller then re-reads the live strategy). */
+    private ConnectionStrategy<C> lane() {
+        return asyncLane;
+    }
+
+    /** Opens the async lane, if the strategy about to go live blocks and there is none. Under the switch lock. */
+    private void openLaneFor(ConnectionStrategy<C> strategy) {
+        synchronized (laneLock) {
+            if (asyncLane == null && blocks(strategy)) {
+                asyncLane = ConnectionStrategy.open(StrategySpec.single(), factory, poolCustomizer);
+                logger.debug("Opened an async lane to {} beside {}", factory.describe(), strategy.spec());
+            }
+        }
+    }
+
+    /** Closes the async lane once the live strategy no longer blocks (or on close), after its calls finish. */
+    private void retireLaneUnlessNeeded() {
+        ConnectionStrategy<C> retiring;
+        synchronized (laneLock) {
+            ConnectionStrategy<C> live = active;
+            if (asyncLane == null || (!closed && live != null && blocks(live))) {
+                return;
+            }
+            retiring = asyncLane;
+            asyncLane = null;
+        }
+        drainAndClose(retiring);
     }
 
     private CacheException translate(Throwable failure) {
@@ -194,9 +270,18 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             }
             long started = System.nanoTime();
             ConnectionStrategy<C> fresh = ConnectionStrategy.open(spec, factory, poolCustomizer);
+            try {
+                openLaneFor(fresh);
+            }
+            catch (RuntimeException ex) {
+                // As if the new strategy could not be opened: the old one stays live, nothing is left open.
+                fresh.close();
+                throw ex;
+            }
             long warmed = System.nanoTime();
             active = fresh;
             boolean clean = drainAndClose(old);
+            retireLaneUnlessNeeded();
             long drained = System.nanoTime();
             logger.info("Switched {} from {} to {} (warm-up {} ms, drain {} ms{})", factory.describe(), old.spec(), spec,
                     TimeUnit.NANOSECONDS.toMillis(warmed - started), TimeUnit.NANOSECONDS.toMillis(drained - warmed),
@@ -302,6 +387,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             if (last != null) {
                 drainAndClose(last);
             }
+            retireLaneUnlessNeeded();
         }
         finally {
             switchLock.unlock();

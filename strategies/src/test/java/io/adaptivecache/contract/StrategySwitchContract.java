@@ -180,9 +180,11 @@ public abstract class StrategySwitchContract {
             monitor.get(10, TimeUnit.SECONDS);
 
             assertThat(failed.get()).as("failed calls, first ones: %s", failureSamples).isZero();
+            // A pool of blocking connections comes with one shared connection for the ...Async forms (the async lane).
+            int lane = strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED && template.pooledConnectionsBlock() ? 1 : 0;
             assertThat(peak.get()).as("most connections one server saw at once").isPositive()
-                    .isLessThanOrEqualTo((long) bound * socketsPerConnection());
-            assertThat(template.openConnections()).isLessThanOrEqualTo(bound);
+                    .isLessThanOrEqualTo((long) (bound + lane) * socketsPerConnection());
+            assertThat(template.openConnections()).isLessThanOrEqualTo(bound + lane);
         }
         finally {
             template.close();

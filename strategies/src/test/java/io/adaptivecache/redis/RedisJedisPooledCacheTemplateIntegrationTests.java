@@ -26,14 +26,29 @@ class RedisJedisPooledCacheTemplateIntegrationTests extends RedisCacheTemplateIn
     }
 
     @Test
-    void pooledCallsShouldRunOnTheCallersThreadAndSharedOnesShouldNot() {
+    void asyncFormsShouldNeverBlockTheirCallerWhileTheBlockingPoolServesTheSynchronousOnes() {
         start(StrategySpec.pooled(new PoolSettings(2, 2, 1, Duration.ofMillis(500))));
+        assertThat(template.openConnections()).as("the pool's idle connection and the async lane, opened with it").isEqualTo(2);
         template.set(key("k"), new byte[] {1}, Duration.ZERO);
+        assertThat(template.get(key("k"))).containsExactly(1);
+        int open = template.openConnections();
 
-        CompletableFuture<byte[]> blocking = template.getAsync(key("k"));
+        CompletableFuture<byte[]> pending;
+        redis.server().freeze();
+        try {
+            // On a blocking Jedis connection this call would return only once the reply (or the timeout) came.
+            pending = template.getAsync(key("k"));
+            assertThat(pending).as("an ...Async call returns before the frozen server answers").isNotDone();
+        }
+        finally {
+            redis.server().thaw();
+        }
 
-        assertThat(blocking).as("a Jedis call completes before it returns").isDone();
-        assertThat(blocking.join()).containsExactly(1);
+        assertThat(pending.join()).containsExactly(1);
+        assertThat(template.openConnections()).as("no connection opened for the async call").isEqualTo(open);
+        template.switchStrategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+        assertThat(template.openConnections()).as("the lane closes with the blocking pool").isEqualTo(2);
+        assertThat(template.getAsync(key("k")).join()).containsExactly(1);
     }
 
     @Test
