@@ -58,8 +58,11 @@ public class AdaptiveCacheProperties {
     /** How a template shares its connections among callers. */
     public static class Strategy {
 
-        /** Connection strategy: single (one shared connection), multi (N shared connections), pooled, or adaptive (switched at runtime from measurements). */
-        private StrategyChoice type = StrategyChoice.MULTI;
+        /**
+         * Connection strategy: adaptive (the default: starts on adaptive.initial and is switched at runtime from
+         * measurements), or one pinned: single (one shared connection), multi (N shared connections) or pooled.
+         */
+        private StrategyChoice type = StrategyChoice.ADAPTIVE;
 
         /** Settings of the multi strategy. */
         private final Multi multi = new Multi();
@@ -170,7 +173,11 @@ public class AdaptiveCacheProperties {
         /** Length of one measurement window; the switcher decides once per window. */
         private Duration window = Duration.ofSeconds(1);
 
-        /** Minimum time between two automatic changes; doubled after each rollback. */
+        /**
+         * Minimum time between two automatic changes (doubled after each rollback), and how long the load must keep
+         * calling for the same change, without a break, before it is made: a load that changes faster than this
+         * causes no switch.
+         */
         private Duration dwell = Duration.ofSeconds(60);
 
         /** How long a new strategy is compared against the one it replaced before it is kept or rolled back. */
@@ -733,8 +740,14 @@ public class AdaptiveCacheProperties {
         /** Network transport of Lettuce's event loops: auto takes io_uring, then epoll, then nio, by what the machine supports. Lettuce has one transport per JVM, chosen when its first client starts. */
         private io.adaptivecache.redis.RedisTransport transport = io.adaptivecache.redis.RedisTransport.AUTO;
 
-        /** Driver of POOLED connections: lettuce, or jedis (blocking connections doing the I/O on the caller's thread; needs redis.clients:jedis, which the starter brings). SINGLE and MULTI always run on Lettuce. Not available for Redis Cluster. */
-        private io.adaptivecache.redis.RedisDriver pooledDriver = io.adaptivecache.redis.RedisDriver.LETTUCE;
+        /**
+         * Driver of POOLED connections: jedis (blocking connections doing the I/O on the caller's thread, about twice
+         * Lettuce's throughput for few callers on a short round trip; synchronous calls only, ...Async calls keep to
+         * a shared Lettuce connection) or lettuce. Defaults to jedis when redis.clients:jedis is on the class path
+         * (the starter brings it) and the template is not a Redis Cluster's, lettuce otherwise. SINGLE and MULTI
+         * always run on Lettuce.
+         */
+        private io.adaptivecache.redis.RedisDriver pooledDriver;
 
         /** Redis Cluster: name its nodes to talk to a cluster rather than to one server. */
         @NestedConfigurationProperty

@@ -80,21 +80,28 @@ class RedisCacheTemplateConfiguration {
         return builder;
     }
 
-    /** The POOLED driver asked for, refused here when Jedis is missing or the template is a cluster's. */
+    /**
+     * The POOLED driver asked for, refused here when Jedis is missing or the template is a cluster's; unset, Jedis where
+     * it can serve (its blocking pool is the fastest path for few callers; ...Async calls stay on Lettuce).
+     */
     private static RedisDriver pooledDriver(AdaptiveCacheProperties.Redis redis, boolean cluster) {
         RedisDriver driver = redis.getPooledDriver();
         if (driver == null) {
-            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".pooled-driver", null, "it must be lettuce or jedis");
+            return !cluster && jedisPresent() ? RedisDriver.JEDIS : RedisDriver.LETTUCE;
         }
         if (driver == RedisDriver.JEDIS && cluster) {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".pooled-driver", "jedis",
                     "the Jedis driver is not available for Redis Cluster; use lettuce");
         }
-        if (driver == RedisDriver.JEDIS && !ClassUtils.isPresent("redis.clients.jedis.Jedis", RedisCacheTemplateConfiguration.class.getClassLoader())) {
+        if (driver == RedisDriver.JEDIS && !jedisPresent()) {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".pooled-driver", "jedis",
                     "Jedis is not on the classpath; add redis.clients:jedis (the starter brings it)");
         }
         return driver;
+    }
+
+    private static boolean jedisPresent() {
+        return ClassUtils.isPresent("redis.clients.jedis.Jedis", RedisCacheTemplateConfiguration.class.getClassLoader());
     }
 
     /** The transport asked for, refused here (naming the property) when the machine cannot give it. */

@@ -65,7 +65,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
                             .hasMessageContaining("60% of pool-size (10)");
                 });
         // Without blocking connections (the Lettuce driver) the blocking-pool settings are not read.
-        this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=adaptive",
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=lettuce", "adaptive-cache.redis.strategy.type=adaptive",
                 "adaptive-cache.redis.adaptive.blocking-pool.max-concurrency=15",
                 "adaptive-cache.redis.adaptive.blocking-pool.pool-size=10").run(context -> assertThat(context).hasNotFailed());
         this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",

@@ -111,15 +111,18 @@ class AdaptiveCacheAutoConfigurationTests {
     }
 
     @Test
-    void theJedisPooledDriverShouldServePooledCallsOnTheCallersThread() {
-        this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.pooled-driver=jedis",
-                "adaptive-cache.redis.strategy.type=pooled").run(context -> {
+    void byDefaultPooledCallsRunOnBlockingJedisConnectionsBesideOneSharedConnectionForTheAsyncForms() {
+        this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.strategy.type=pooled")
+                .run(context -> {
                     DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    assertThat(template.pooledConnectionsBlock()).as("Jedis, the default driver with Jedis on the class path").isTrue();
                     template.set("jedis:k", new byte[] {5}, Duration.ZERO);
-                    java.util.concurrent.CompletableFuture<byte[]> read = template.getAsync("jedis:k");
-                    assertThat(read).as("a blocking Jedis call completes before it returns").isDone();
-                    assertThat(read.join()).containsExactly(5);
+                    assertThat(template.getAsync("jedis:k").join()).containsExactly(5);
+                    assertThat(template.openConnections()).as("the pool's connection and the async lane").isEqualTo(2);
                 });
+        this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.pooled-driver=lettuce",
+                "adaptive-cache.redis.strategy.type=pooled").run(context -> assertThat(context.getBean("redisCacheTemplate",
+                        DefaultCacheTemplate.class).pooledConnectionsBlock()).isFalse());
     }
 
     @Test
