@@ -31,18 +31,7 @@ class QuickBenchmarkIntegrationTests {
 
     @Test
     void quickModeMeasuresEveryTargetAndWritesTheReport(@TempDir Path out) throws Exception {
-        assertThat(JAR).as("the packaged benchmark (mvn package runs before the integration tests)").exists();
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Path log = out.resolve("benchmark.log");
-        Process process = new ProcessBuilder(java, "-jar", JAR.toString(), "--quick", "--out", out.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean finished = process.waitFor(8, TimeUnit.MINUTES);
-        if (!finished) {
-            process.destroyForcibly();
-        }
-        String output = Files.readString(log, StandardCharsets.UTF_8);
-        assertThat(finished).as("the quick run finishes within 8 minutes; its output:%n%s", output).isTrue();
-        assertThat(process.exitValue()).as(output).isZero();
+        runJar(out, 8, "--quick", "--out", out.toString());
 
         List<String> cells = Files.readAllLines(out.resolve("cells.csv"), StandardCharsets.UTF_8);
         // Every Redis and memcached target (the default backends), at 1 and 50 threads, on loopback and delayed,
@@ -69,18 +58,7 @@ class QuickBenchmarkIntegrationTests {
 
     @Test
     void quickVerdictRunComparesInPairsWithAnAAControlAndGivesEveryGoalCellAVerdict(@TempDir Path out) throws Exception {
-        assertThat(JAR).as("the packaged benchmark (mvn package runs before the integration tests)").exists();
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Path log = out.resolve("benchmark.log");
-        Process process = new ProcessBuilder(java, "-jar", JAR.toString(), "--quick", "--goals", "quick", "--out", out.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean finished = process.waitFor(5, TimeUnit.MINUTES);
-        if (!finished) {
-            process.destroyForcibly();
-        }
-        String output = Files.readString(log, StandardCharsets.UTF_8);
-        assertThat(finished).as("the quick verdict run finishes within 5 minutes; its output:%n%s", output).isTrue();
-        assertThat(process.exitValue()).as(output).isZero();
+        String output = runJar(out, 5, "--quick", "--goals", "quick", "--out", out.toString());
 
         List<Slice> slices = SliceLog.read(out.resolve(SliceLog.FILE));
         // Three target JVMs (ours, the peer, the peer's A/A twin), 1 and 50 callers, loopback and delayed, at least 4 cycles each.
@@ -106,6 +84,24 @@ class QuickBenchmarkIntegrationTests {
         }
         // The verdicts can be recomputed from the slices alone.
         assertThat(output).contains("Results: ");
+    }
+
+    /** Runs the packaged benchmark as a user would, and returns its output once it has finished with exit code 0. */
+    private static String runJar(Path out, int minutes, String... arguments) throws Exception {
+        assertThat(JAR).as("the packaged benchmark (mvn package runs before the integration tests)").exists();
+        List<String> command = new java.util.ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-jar",
+                JAR.toString()));
+        command.addAll(List.of(arguments));
+        Path log = out.resolve("benchmark.log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean finished = process.waitFor(minutes, TimeUnit.MINUTES);
+        if (!finished) {
+            process.destroyForcibly();
+        }
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        assertThat(finished).as("%s finishes within %d minutes; its output:%n%s", command, minutes, output).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        return output;
     }
 
     private static BufferedImage readImage(Path file) throws IOException {
