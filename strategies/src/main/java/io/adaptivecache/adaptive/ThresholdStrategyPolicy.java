@@ -31,11 +31,21 @@ import io.adaptivecache.strategy.StrategyType;
  * than the dwell (a square wave, or a load hovering at a threshold) never completes a proposal;
  * a change jumps straight to the size the load needs rather than doubling step by step, so a
  * stable phase costs at most one switch; a minimum dwell separates changes; each change is on
- * trial against the incumbent's recent windows and rolled back only if the median throughput of
- * its windows at comparable load is below the incumbent's median by more than
- * {@code trialTolerance} (a median, so that one noisy window cannot overturn a trial); each
+ * trial against the incumbent's recent windows and rolled back only if the median of its windows'
+ * mean latencies at comparable load exceeds the incumbent's median divided by
+ * {@code 1 - trialTolerance} (a median, so that one noisy window cannot overturn a trial); each
  * rollback doubles the dwell; repeated rollbacks suppress changes; an hourly budget caps them.
  * Disturbed or thin windows count neither for nor against a change.
+ * <p>Trials are judged on latency, not throughput: in production the arrivals are set by the
+ * service's traffic (an open loop), so a strategy changes how long each call takes, and with it
+ * how many calls are in flight, but not how many calls there are per second; and a single bursty
+ * caller's throughput moves more from window to window than any tolerance worth having. Mean
+ * latency is the inverse of throughput per call in flight (Little's law), so in a closed loop (a
+ * fixed number of busy callers) it falls exactly as throughput rises. The load counts as changed
+ * during a trial (and the candidate is kept without comparison) only when concurrency and
+ * throughput both moved the same way by a factor of 2 or more: more callers or arrivals raise
+ * both, fewer lower both, while a strategy alone moves them apart (fewer calls per second at the
+ * same concurrency in a closed loop, more calls in flight at the same rate in an open loop).
  */
 public final class ThresholdStrategyPolicy implements StrategyPolicy {
 
@@ -199,15 +209,21 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
                             + " windows so far");
         }
         this.trial = null;
+        double trialLatency = median(this.trialWindows.stream().mapToDouble(WindowSample::meanLatencyNanos).toArray());
         double trialThroughput = median(this.trialWindows.stream().mapToDouble(WindowSample::throughput).toArray());
         double trialConcurrency = median(this.trialWindows.stream().mapToDouble(WindowSample::concurrency).toArray());
         this.trialWindows.clear();
-        String figures = String.format(Locale.ROOT, "%.0f calls/s on %s vs %.0f calls/s on %s (concurrency %.1f vs %.1f)",
-                trialThroughput, running.candidate(), running.baselineThroughput(), running.incumbent(), trialConcurrency,
+        double limit = running.baselineLatency() / (1 - this.settings.trialTolerance());
+        String figures = String.format(Locale.ROOT, "median mean latency %s on %s vs %s on %s (limit %s); %.0f vs %.0f calls/s,"
+                + " concurrency %.1f vs %.1f", latency(trialLatency), running.candidate(), latency(running.baselineLatency()),
+                running.incumbent(), latency(limit), trialThroughput, running.baselineThroughput(), trialConcurrency,
                 running.baselineConcurrency());
-        double loadRatio = trialConcurrency / Math.max(1e-9, running.baselineConcurrency());
-        boolean comparableLoad = running.baselineThroughput() > 0 && loadRatio > 0.5 && loadRatio < 2.0;
-        if (comparableLoad && trialThroughput < running.baselineThroughput() * (1 - this.settings.trialTolerance())) {
+        double concurrencyRatio = trialConcurrency / Math.max(1e-9, running.baselineConcurrency());
+        double throughputRatio = trialThroughput / Math.max(1e-9, running.baselineThroughput());
+        // More callers (or arrivals) raise both figures and fewer lower both; a strategy alone moves them apart.
+        boolean loadChanged = (concurrencyRatio >= 2.0 && throughputRatio >= 2.0) || (concurrencyRatio <= 0.5 && throughputRatio <= 0.5);
+        boolean comparableLoad = running.baselineLatency() > 0 && !loadChanged;
+        if (comparableLoad && trialLatency > limit) {
             expire(this.rollbackTimes, now);
             this.rollbackTimes.add(now);
             this.dwellNanos = Math.min(this.dwellNanos * 2, this.settings.maxDwell().toNanos());
@@ -240,6 +256,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         this.trialWindows.clear();
         if (trial && decision.reason() != DecisionReason.ROLLBACK && !baseline.isEmpty()) {
             this.trial = new Trial(decision.current(), decision.target(), now + this.settings.trial().toNanos(),
+                    median(baseline.stream().mapToDouble(WindowSample::meanLatencyNanos).toArray()),
                     median(baseline.stream().mapToDouble(WindowSample::throughput).toArray()),
                     median(baseline.stream().mapToDouble(WindowSample::concurrency).toArray()));
         }
@@ -274,6 +291,11 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         java.util.Arrays.sort(values);
         int middle = values.length / 2;
         return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+    }
+
+    /** A latency for evidence: microseconds below a millisecond, milliseconds from there. */
+    private static String latency(double nanos) {
+        return nanos < 1e6 ? String.format(Locale.ROOT, "%.0f \u00b5s", nanos / 1e3) : String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
     }
 
     private static long seconds(long nanos) {
@@ -329,8 +351,8 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         }
     }
 
-    private record Trial(StrategySpec incumbent, StrategySpec candidate, long until, double baselineThroughput,
-            double baselineConcurrency) {
+    private record Trial(StrategySpec incumbent, StrategySpec candidate, long until, double baselineLatency,
+            double baselineThroughput, double baselineConcurrency) {
     }
 
     /**
@@ -347,7 +369,9 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
      * without a break before it is carried out
      * @param maxDwell the longest the dwell grows to
      * @param trial how long a new strategy is compared against the one it replaced
-     * @param trialTolerance throughput drop at comparable load that rolls a trial back (0.15 = 15%)
+     * @param trialTolerance how much worse a trial may do at comparable load before it is rolled back (0.15 = 15%):
+     * the median of its windows' mean latencies may reach the incumbent's median divided by (1 - tolerance), that is
+     * throughput per call in flight may drop by up to the tolerance
      * @param suppressAfterRollbacks rollbacks within an hour that suspend changes
      * @param suppression how long changes stay suspended
      * @param maxSwitchesPerHour the switch budget
@@ -368,7 +392,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * @param dwell minimum time between changes
          * @param maxDwell the longest dwell
          * @param trial trial length
-         * @param trialTolerance throughput drop that rolls back
+         * @param trialTolerance drop of throughput per call in flight (rise of mean latency to 1 / (1 - tolerance)) that rolls back
          * @param suppressAfterRollbacks rollbacks that suspend changes
          * @param suppression suspension length
          * @param maxSwitchesPerHour the switch budget

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import static io.adaptivecache.adaptive.Windows.SECOND;
 import static io.adaptivecache.adaptive.Windows.disturbed;
 import static io.adaptivecache.adaptive.Windows.pooled;
+import static io.adaptivecache.adaptive.Windows.timed;
 import static io.adaptivecache.adaptive.Windows.window;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -189,6 +190,80 @@ class ThresholdStrategyPolicyTests {
 
         assertThat(reasons).startsWith(DecisionReason.TRIAL).contains(DecisionReason.TRIAL_ACCEPTED)
                 .doesNotContain(DecisionReason.ROLLBACK);
+    }
+
+    /** One caller on four connections, 5,000 calls/s at 200 us: shrinks to SINGLE, whose trial the caller then judges. */
+    private Decision shrinkOneCallerToSingle(java.util.function.LongFunction<WindowSample> incumbent) {
+        Decision shrink = runUntilSwitch(incumbent, 30);
+        assertThat(shrink.reason()).isEqualTo(DecisionReason.CONNECTIONS_IDLE);
+        assertThat(shrink.target()).isEqualTo(SINGLE);
+        return shrink;
+    }
+
+    @Test
+    void aBurstySingleCallerWithBetterLatencyShouldKeepTheTrialWhateverItsThroughputDoes() {
+        // One caller whose rate moves by 30% from window to window (bursts and pauses), at 200 us a call ...
+        shrinkOneCallerToSingle(t -> timed(t, multi(4), (t / SECOND) % 2 == 0 ? 6_500 : 3_500, 200_000));
+
+        // ... and on the candidate 20% faster a call, the rate still jumping by 30% either way.
+        Decision verdict = runUntilSwitchOrVerdict(t -> timed(t, SINGLE, (t / SECOND) % 2 == 0 ? 3_500 : 6_500, 160_000), 10);
+
+        assertThat(verdict.reason()).isEqualTo(DecisionReason.TRIAL_ACCEPTED);
+        assertThat(verdict.evidence()).contains("160 \u00b5s on SINGLE vs 200 \u00b5s on " + multi(4)).contains("calls/s");
+    }
+
+    @Test
+    void aTrialWithLatencyThirtyPercentWorseAtTheSameThroughputShouldRollBack() {
+        shrinkOneCallerToSingle(t -> timed(t, multi(4), 5_000, 200_000));
+
+        Decision verdict = runUntilSwitchOrVerdict(t -> timed(t, SINGLE, 5_000, 260_000), 10);
+
+        assertThat(verdict.reason()).isEqualTo(DecisionReason.ROLLBACK);
+        assertThat(verdict.target()).isEqualTo(multi(4));
+        assertThat(verdict.evidence()).contains("260 \u00b5s on SINGLE vs 200 \u00b5s on " + multi(4) + " (limit 235 \u00b5s)")
+                .contains("5000 vs 5000 calls/s");
+    }
+
+    @Test
+    void inAnOpenLoopATrialThatDoublesLatencyAtTheSameThroughputShouldRollBack() {
+        // Arrivals set by the service's traffic: 20,000 calls/s whatever the strategy. On MULTI(4) a call takes 50 us,
+        // so one call is in flight on average: the connections are idle and the policy shrinks them.
+        shrinkOneCallerToSingle(t -> timed(t, multi(4), 20_000, 50_000));
+
+        // SINGLE serves the same 20,000 calls/s (it has to: they arrive) at twice the latency, two calls in flight.
+        // A trial judged on throughput sees no difference, and the doubled concurrency is not a change of load.
+        Decision verdict = runUntilSwitchOrVerdict(t -> timed(t, SINGLE, 20_000, 100_000), 10);
+
+        assertThat(verdict.reason()).isEqualTo(DecisionReason.ROLLBACK);
+        assertThat(verdict.target()).isEqualTo(multi(4));
+        assertThat(verdict.evidence()).contains("100 \u00b5s on SINGLE vs 50 \u00b5s on " + multi(4));
+    }
+
+    @Test
+    void aTrialDuringWhichTheLoadChangedShouldBeKeptWithoutComparison() {
+        shrinkOneCallerToSingle(t -> timed(t, multi(4), 5_000, 200_000));
+
+        // Four times the callers: more in flight and more calls per second, each call slower for the queueing.
+        Decision verdict = runUntilSwitchOrVerdict(t -> timed(t, SINGLE, 12_000, 330_000), 10);
+
+        assertThat(verdict.reason()).isEqualTo(DecisionReason.TRIAL_ACCEPTED);
+        assertThat(verdict.evidence()).contains("load changed, kept without comparison");
+    }
+
+    /** Feeds windows until a switch (applied) or the end of a trial. */
+    private Decision runUntilSwitchOrVerdict(java.util.function.LongFunction<WindowSample> windows, int maxWindows) {
+        for (int i = 0; i < maxWindows; i++) {
+            this.now += SECOND;
+            Decision decision = this.policy.decide(windows.apply(this.now), this.now);
+            if (decision.isSwitch()) {
+                this.policy.onSwitch(decision, true, true, this.now);
+                return decision;
+            }
+            if (decision.reason() == DecisionReason.TRIAL_ACCEPTED) {
+                return decision;
+            }
+        }
+        return null;
     }
 
     @Test

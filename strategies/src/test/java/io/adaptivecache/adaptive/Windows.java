@@ -18,6 +18,15 @@ final class Windows {
         return pooled(endNanos, strategy, throughput, concurrency, 0, 0);
     }
 
+    /**
+     * A window given by its rate and mean latency: calls in flight follow by Little's law. In an
+     * open loop (arrivals set by the traffic) a slower strategy shows the same throughput with more
+     * calls in flight; a bursty caller shows a rate that moves while the latency does not.
+     */
+    static WindowSample timed(long endNanos, StrategySpec strategy, double throughput, double meanLatencyNanos) {
+        return window(endNanos, strategy, throughput, throughput * meanLatencyNanos / 1e9);
+    }
+
     static WindowSample pooled(long endNanos, StrategySpec strategy, double throughput, double concurrency,
             double meanBorrowWaitNanos, int waitingBorrowers) {
         double meanLatency = concurrency / throughput * 1e9;
