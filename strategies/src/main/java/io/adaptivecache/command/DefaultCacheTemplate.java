@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.adaptivecache.CacheException;
@@ -70,6 +71,24 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     private final CacheFailureMode failureMode;
     private final LongAdder degradedReads = new LongAdder();
     private final LongAdder skippedWrites = new LongAdder();
+    // What reads found, counted into the window's value bytes: built once, so a read allocates nothing more for them.
+    private final Consumer<byte[]> valueRead = value -> {
+        if (value != null) {
+            sensors.onValueBytes(value.length);
+        }
+    };
+    private final Consumer<CasValue<byte[]>> casValueRead = value -> {
+        if (value != null) {
+            sensors.onValueBytes(value.value().length);
+        }
+    };
+    private final Consumer<Map<String, byte[]>> valuesRead = values -> {
+        long bytes = 0;
+        for (byte[] value : values.values()) {
+            bytes += value == null ? 0 : value.length;
+        }
+        sensors.onValueBytes((int) Math.min(bytes, Integer.MAX_VALUE));
+    };
 
     /**
      * Creates a template that is not started yet.
@@ -302,7 +321,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
 
     private CompletableFuture<byte[]> get(String key, boolean async) {
         rules.checkKey(key);
-        return read(CacheCommand.GET, connection -> commands.get(connection, key), null, async);
+        return read(CacheCommand.GET, connection -> commands.get(connection, key), valueRead, null, async);
     }
 
     @Override
@@ -331,7 +350,8 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
             return CompletableFuture.completedFuture(Collections.emptyMap());
         }
         ArrayList<String> ordered = new ArrayList<>(distinct);
-        return read(CacheCommand.GET_ALL, connection -> commands.getAll(connection, ordered), Collections.emptyMap(), async);
+        return read(CacheCommand.GET_ALL, connection -> commands.getAll(connection, ordered), valuesRead, Collections.emptyMap(),
+                async);
     }
 
     @Override
@@ -346,6 +366,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
 
     private CompletableFuture<Void> set(String key, byte[] value, Duration ttl, boolean async) {
         checkWrite(key, value, ttl);
+        sensors.onValueBytes(value.length);
         return write(CacheCommand.SET, connection -> commands.set(connection, key, value, ttl), null, async);
     }
 
@@ -361,6 +382,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
 
     private CompletableFuture<Boolean> add(String key, byte[] value, Duration ttl, boolean async) {
         checkWrite(key, value, ttl);
+        sensors.onValueBytes(value.length);
         return write(CacheCommand.ADD, connection -> commands.add(connection, key, value, ttl), Boolean.FALSE, async);
     }
 
@@ -376,6 +398,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
 
     private CompletableFuture<Boolean> replace(String key, byte[] value, Duration ttl, boolean async) {
         checkWrite(key, value, ttl);
+        sensors.onValueBytes(value.length);
         return write(CacheCommand.REPLACE, connection -> commands.replace(connection, key, value, ttl), Boolean.FALSE, async);
     }
 
@@ -406,7 +429,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
 
     private CompletableFuture<CasValue<byte[]>> gets(String key, boolean async) {
         rules.checkKey(key);
-        return read(CacheCommand.GETS, connection -> commands.gets(connection, key), null, async);
+        return read(CacheCommand.GETS, connection -> commands.gets(connection, key), casValueRead, null, async);
     }
 
     @Override
@@ -422,6 +445,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     private CompletableFuture<CasResult> cas(String key, CasToken token, byte[] value, Duration ttl, boolean async) {
         checkWrite(key, value, ttl);
         checkToken(key, token);
+        sensors.onValueBytes(value.length);
         return guarded(CacheCommand.CAS, connection -> commands.cas(connection, key, token, value, ttl), async);
     }
 
@@ -475,16 +499,22 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
 
     private <T> CompletableFuture<T> guarded(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
             boolean async) {
+        return guarded(command, operation, null, async);
+    }
+
+    /** {@code onResult} is told of each successful result (see {@link SwappableConnectionStrategy#execute}). */
+    private <T> CompletableFuture<T> guarded(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
+            Consumer<? super T> onResult, boolean async) {
         if (guard == CallGuard.NONE) {
-            return async ? connections.executeAsync(command, operation) : connections.execute(command, operation);
+            return async ? connections.executeAsync(command, operation, onResult) : connections.execute(command, operation, onResult);
         }
-        return guard.call(command, async ? () -> connections.executeAsync(command, operation)
-                : () -> connections.execute(command, operation), sensors);
+        return guard.call(command, async ? () -> connections.executeAsync(command, operation, onResult)
+                : () -> connections.execute(command, operation, onResult), sensors);
     }
 
     private <T> CompletableFuture<T> read(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            T miss, boolean async) {
-        CompletableFuture<T> result = guarded(command, operation, async);
+            Consumer<? super T> onResult, T miss, boolean async) {
+        CompletableFuture<T> result = guarded(command, operation, onResult, async);
         return failureMode == CacheFailureMode.FAIL_FAST ? result
                 : result.exceptionally(failure -> degrade(failure, degradedReads, miss));
     }

@@ -11,7 +11,7 @@ import org.HdrHistogram.Recorder;
 /**
  * A template's own sensors: caller-observed latency in an HdrHistogram {@link Recorder} (an
  * interval histogram, swapped per window, rather than decaying percentiles) and counters of
- * calls, errors and timeouts, all wait-free on the hot path. {@link #sample} closes a window.
+ * calls, errors, timeouts and value bytes, all wait-free on the hot path. {@link #sample} closes a window.
  * A further observer (Micrometer) can be attached; it is read once per call from a volatile field.
  */
 public final class TemplateSensors implements CallObserver {
@@ -25,6 +25,7 @@ public final class TemplateSensors implements CallObserver {
     private final LongAdder connectionFailures = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     private final LongAdder poolExhausted = new LongAdder();
+    private final LongAdder valueBytes = new LongAdder();
     private volatile CallObserver downstream = CallObserver.NONE;
     private volatile NodeSensors nodes;
 
@@ -36,6 +37,7 @@ public final class TemplateSensors implements CallObserver {
     private long lastConnectionFailures;
     private long lastRejected;
     private long lastPoolExhausted;
+    private long lastValueBytes;
     private long lastBorrows;
     private long lastBorrowWaitNanos;
     private StrategySpec lastStrategy;
@@ -64,6 +66,16 @@ public final class TemplateSensors implements CallObserver {
             }
         }
         this.downstream.onCall(command, outcome, latencyNanos);
+    }
+
+    /**
+     * Counts the bytes of one value written or read (a value sent with a write, a value a read
+     * found), so that each window knows the mean value size per call. Hot path: wait-free, one
+     * {@link LongAdder} add, no allocation.
+     * @param bytes the value's length
+     */
+    public void onValueBytes(int bytes) {
+        this.valueBytes.add(bytes);
     }
 
     /**
@@ -124,6 +136,7 @@ public final class TemplateSensors implements CallObserver {
         long totalConnectionFailures = this.connectionFailures.sum();
         long totalRejected = this.rejected.sum();
         long totalPoolExhausted = this.poolExhausted.sum();
+        long totalValueBytes = this.valueBytes.sum();
         boolean first = this.lastSampleNanos == Long.MIN_VALUE;
         long start = first ? nowNanos - expectedWindowNanos : this.lastSampleNanos;
         boolean sameStrategy = stats.spec().equals(this.lastStrategy);
@@ -169,10 +182,12 @@ public final class TemplateSensors implements CallObserver {
         }
         double seconds = Math.max(1e-9, (nowNanos - start) / 1e9);
         double throughput = calls / seconds;
-        double mean = interval.getTotalCount() == 0 ? 0 : interval.getMean();
+        boolean anyCall = interval.getTotalCount() > 0;
+        double mean = anyCall ? interval.getMean() : 0;
         WindowSample sample = new WindowSample(start, nowNanos, stats.spec(), stats.openConnections(), calls,
                 totalErrors - this.lastErrors, timeouts, throughput, mean,
-                interval.getValueAtPercentile(50), interval.getValueAtPercentile(99), throughput * mean / 1e9, borrows,
+                interval.getValueAtPercentile(50), interval.getValueAtPercentile(99), anyCall ? interval.getMinValue() : 0,
+                throughput * mean / 1e9, calls == 0 ? 0 : (double) (totalValueBytes - this.lastValueBytes) / calls, borrows,
                 borrows == 0 ? 0 : (double) borrowWait / borrows, stats.waitingBorrowers(), disturbance);
 
         this.lastCalls = totalCalls;
@@ -181,6 +196,7 @@ public final class TemplateSensors implements CallObserver {
         this.lastConnectionFailures = totalConnectionFailures;
         this.lastRejected = totalRejected;
         this.lastPoolExhausted = totalPoolExhausted;
+        this.lastValueBytes = totalValueBytes;
         this.lastBorrows = stats.borrows();
         this.lastBorrowWaitNanos = stats.borrowWaitNanos();
         this.lastStrategy = stats.spec();

@@ -18,7 +18,11 @@ import io.adaptivecache.strategy.StrategySpec;
  * @param meanLatencyNanos mean caller-observed latency
  * @param p50LatencyNanos median latency
  * @param p99LatencyNanos 99th percentile latency
+ * @param minLatencyNanos the shortest call (0 when there were none): the round trip the load cannot
+ *     hide, since queueing only ever adds to it
  * @param concurrency offered concurrency (calls in flight on average)
+ * @param meanValueBytes mean bytes of values written or read per call (0 when unknown): calls without a
+ *     value (a miss, a delete, a counter) count as calls with none
  * @param borrows POOLED: connections borrowed in the window
  * @param meanBorrowWaitNanos POOLED: mean wait for a connection
  * @param waitingBorrowers POOLED: callers waiting at the end
@@ -26,7 +30,8 @@ import io.adaptivecache.strategy.StrategySpec;
  */
 public record WindowSample(long startNanos, long endNanos, StrategySpec strategy, int openConnections, long calls, long errors,
         long timeouts, double throughput, double meanLatencyNanos, long p50LatencyNanos, long p99LatencyNanos,
-        double concurrency, long borrows, double meanBorrowWaitNanos, int waitingBorrowers, String disturbance) {
+        long minLatencyNanos, double concurrency, double meanValueBytes, long borrows, double meanBorrowWaitNanos,
+        int waitingBorrowers, String disturbance) {
 
     /**
      * Whether something happened in the window (a switch, connection failures, a long pause) that

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.adaptivecache.CacheConnectionException;
@@ -133,7 +134,23 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @return the command's result
      */
     public <T> CompletableFuture<T> execute(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation) {
-        return run(command, operation, true);
+        return run(command, operation, true, null);
+    }
+
+    /**
+     * Like {@link #execute(CacheCommand, Function)}, telling {@code onResult} of the result of a
+     * successful call (on the thread that completes it, before the caller sees it): the hot path,
+     * so it must be quick, must not block and must not throw. Pass one built once, not a new
+     * lambda per call.
+     * @param command which command, for the observer
+     * @param operation issues the command on the connection; must not block
+     * @param onResult told of each successful result, {@code null} included
+     * @param <T> the result type
+     * @return the command's result
+     */
+    public <T> CompletableFuture<T> execute(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
+            Consumer<? super T> onResult) {
+        return run(command, operation, true, onResult);
     }
 
     /**
@@ -147,11 +164,25 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      */
     public <T> CompletableFuture<T> executeAsync(CacheCommand command,
             Function<? super C, ? extends CompletionStage<T>> operation) {
-        return run(command, operation, false);
+        return run(command, operation, false, null);
+    }
+
+    /**
+     * Like {@link #executeAsync(CacheCommand, Function)}, telling {@code onResult} of the result
+     * of a successful call, as {@link #execute(CacheCommand, Function, Consumer)} does.
+     * @param command which command, for the observer
+     * @param operation issues the command on the connection; must not block
+     * @param onResult told of each successful result, {@code null} included
+     * @param <T> the result type
+     * @return the command's result
+     */
+    public <T> CompletableFuture<T> executeAsync(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, Consumer<? super T> onResult) {
+        return run(command, operation, false, onResult);
     }
 
     private <T> CompletableFuture<T> run(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            boolean callerMayBlock) {
+            boolean callerMayBlock, Consumer<? super T> onResult) {
         long started = System.nanoTime();
         ConnectionLease<C> lease;
         try {
@@ -176,6 +207,9 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
                 throw translated;
             }
             this.observer.onCall(command, CallOutcome.SUCCESS, System.nanoTime() - started);
+            if (onResult != null) {
+                onResult.accept(result);
+            }
             return result;
         });
     }

@@ -31,12 +31,12 @@ final class Windows {
             double meanBorrowWaitNanos, int waitingBorrowers) {
         double meanLatency = concurrency / throughput * 1e9;
         return new WindowSample(endNanos - SECOND, endNanos, strategy, strategy.connections(), (long) throughput, 0, 0,
-                throughput, meanLatency, (long) meanLatency, (long) (meanLatency * 3), concurrency, (long) throughput,
-                meanBorrowWaitNanos, waitingBorrowers, null);
+                throughput, meanLatency, (long) meanLatency, (long) (meanLatency * 3), (long) (meanLatency / 4), concurrency, 0,
+                (long) throughput, meanBorrowWaitNanos, waitingBorrowers, null);
     }
 
     static WindowSample disturbed(long endNanos, StrategySpec strategy, String why) {
         return new WindowSample(endNanos - SECOND, endNanos, strategy, strategy.connections(), 5000, 0, 0, 5000, 1e6, 1_000_000,
-                3_000_000, 5, 0, 0, 0, why);
+                3_000_000, 250_000, 5, 0, 0, 0, 0, why);
     }
 }

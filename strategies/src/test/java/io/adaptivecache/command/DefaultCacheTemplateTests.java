@@ -128,6 +128,31 @@ class DefaultCacheTemplateTests {
         assertThat(strings.getAll(List.of("x", "y"))).containsExactly(Map.entry("x", "x"), Map.entry("y", "y"));
     }
 
+    @Test
+    void shouldCountTheBytesOfValuesWrittenAndFoundIntoTheWindow() {
+        long second = Duration.ofSeconds(1).toNanos();
+        template.sensors().sample(second, template.strategyStats(), second);
+
+        template.set("k", new byte[10], Duration.ZERO);
+        template.addAsync("k", new byte[20], Duration.ZERO).join();
+        template.replace("k", new byte[30], Duration.ZERO);
+        CasToken token = template.gets("abc").token(); // a value of 3 bytes
+        template.casAsync("abc", token, new byte[40], Duration.ZERO).join();
+        template.get("four");
+        template.getAsync("fives").join();
+        template.getAll(List.of("a", "bb")); // 1 + 2
+        assertThat(template.withCodec(ValueCodec.utf8()).get("xy")).isEqualTo("xy");
+        template.delete("k");
+        template.incr("n", 1);
+        assertThatThrownBy(() -> template.get("fails")).isInstanceOf(CacheServerException.class); // found nothing
+
+        io.adaptivecache.metrics.WindowSample window = template.sensors().sample(2 * second, template.strategyStats(), second);
+
+        assertThat(window.calls()).isEqualTo(12);
+        assertThat(window.meanValueBytes()).as("117 bytes over 12 calls").isEqualTo(117.0 / 12);
+        assertThat(window.minLatencyNanos()).isPositive().isLessThanOrEqualTo(window.p50LatencyNanos());
+    }
+
     /** Answers from memory and records what would have gone on the wire. */
     static final class RecordingBackend implements CacheBackend<Object>, CacheCommands<Object> {
 

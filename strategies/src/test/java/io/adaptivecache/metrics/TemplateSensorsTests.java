@@ -109,6 +109,29 @@ class TemplateSensorsTests {
     }
 
     @Test
+    void aWindowShouldKnowItsShortestCallAndItsMeanValueBytesPerCall() {
+        this.sensors.sample(SECOND, stats(POOLED, 0, 0, 0), SECOND);
+        for (int i = 0; i < 99; i++) {
+            this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 5_000_000);
+            this.sensors.onValueBytes(100 * 1024);
+        }
+        this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 120_000); // one call found the server idle
+        this.sensors.onValueBytes(100 * 1024);
+        for (int i = 0; i < 100; i++) {
+            this.sensors.onCall(CacheCommand.DELETE, CallOutcome.SUCCESS, 5_000_000); // no value
+        }
+
+        WindowSample window = this.sensors.sample(2 * SECOND, stats(POOLED, 200, 0, 0), SECOND);
+
+        assertThat(window.minLatencyNanos()).as("the round trip the queue could not hide").isBetween(119_000L, 121_000L);
+        assertThat(window.meanValueBytes()).as("100 values of 100 KiB over 200 calls").isCloseTo(50 * 1024, within(1e-6));
+
+        WindowSample quiet = this.sensors.sample(3 * SECOND, stats(POOLED, 200, 0, 0), SECOND);
+        assertThat(quiet.minLatencyNanos()).as("no calls").isZero();
+        assertThat(quiet.meanValueBytes()).isZero();
+    }
+
+    @Test
     void callsShouldReachTheAttachedObserverToo() {
         int[] seen = new int[1];
         this.sensors.observeWith((command, outcome, latency) -> seen[0]++);
