@@ -17,6 +17,7 @@ import java.util.function.Function;
 
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.Network;
+import io.adaptivecache.benchmarks.pairs.PhasePlan;
 
 /**
  * The benchmark's command line. Every option has a full-run default; {@code --quick} switches
@@ -62,6 +63,12 @@ final class BenchmarkOptions {
               --max-outside 10%        drop a cycle when another process (and steal) took more than this share of the
                                        machine during one of its slices
               --worker-heap 1g         each target JVM's maximum heap
+
+            Phases (--backends, --timeout, --adaptive-*, --max-outside, --worker-heap, --redis, --memcached and --out apply):
+              --phases callers,rtt,size  each target runs these load sequences under one client, cycle after cycle
+              --cycles 4               how many times each target runs each sequence
+              --phase-length 6s        each phase's length; the adaptive window defaults to 250ms here, dwell and trial
+                                       to 5 windows (the production defaults 1 s / 5 s / 5 s, scaled to the phase)
             """;
 
     List<Integer> threads = List.of(1, 8, 50, 200);
@@ -93,6 +100,9 @@ final class BenchmarkOptions {
     Duration ramp = Duration.ofMillis(250);
     double maxOutside = 0.10;
     String workerHeap = "1g";
+    List<String> phases = List.of();
+    int cycles = 4;
+    Duration phaseLength = Duration.ofSeconds(6);
     final List<String> arguments;
 
     private BenchmarkOptions(List<String> arguments) {
@@ -144,6 +154,26 @@ final class BenchmarkOptions {
         }
         given.remove("quick");
         given.forEach((name, value) -> options.set(name, value));
+        if (!options.phases.isEmpty()) {
+            // Phases of seconds: the production timings (window 1 s, dwell and trial 5 s) scaled down four times.
+            if (!given.containsKey("adaptive-window")) {
+                options.adaptiveWindow = options.quick ? Duration.ofMillis(100) : Duration.ofMillis(250);
+            }
+            if (options.adaptiveDwell == null) {
+                options.adaptiveDwell = options.adaptiveWindow.multipliedBy(5);
+            }
+            if (options.adaptiveTrial == null) {
+                options.adaptiveTrial = options.adaptiveWindow.multipliedBy(5);
+            }
+            if (options.quick) {
+                if (!given.containsKey("cycles")) {
+                    options.cycles = 1;
+                }
+                if (!given.containsKey("phase-length")) {
+                    options.phaseLength = Duration.ofSeconds(1);
+                }
+            }
+        }
         if (options.adaptiveDwell == null) {
             options.adaptiveDwell = options.adaptiveWindow.multipliedBy(3);
         }
@@ -193,6 +223,9 @@ final class BenchmarkOptions {
             case "ramp" -> this.ramp = duration(value, name);
             case "max-outside" -> this.maxOutside = share(value, name);
             case "worker-heap" -> this.workerHeap = value.trim();
+            case "phases" -> this.phases = list(value, name, text -> PhasePlan.named(text.trim()).name());
+            case "cycles" -> this.cycles = positive(Integer.parseInt(value), name);
+            case "phase-length" -> this.phaseLength = duration(value, name);
             default -> throw new IllegalArgumentException("Unknown option --" + name);
         }
     }

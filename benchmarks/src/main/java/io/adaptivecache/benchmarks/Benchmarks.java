@@ -23,6 +23,9 @@ import io.adaptivecache.benchmarks.load.Workload;
 import io.adaptivecache.benchmarks.pairs.ClientTimings;
 import io.adaptivecache.benchmarks.pairs.GoalSet;
 import io.adaptivecache.benchmarks.pairs.PairedRun;
+import io.adaptivecache.benchmarks.pairs.PhasePlan;
+import io.adaptivecache.benchmarks.pairs.PhaseReport;
+import io.adaptivecache.benchmarks.pairs.PhaseRun;
 import io.adaptivecache.benchmarks.pairs.VerdictReport;
 import io.adaptivecache.benchmarks.report.Charts;
 import io.adaptivecache.benchmarks.report.CsvLog;
@@ -71,6 +74,9 @@ public final class Benchmarks {
     }
 
     static Path run(BenchmarkOptions options) throws Exception {
+        if (!options.phases.isEmpty()) {
+            return phases(options);
+        }
         if (!options.goals.isEmpty()) {
             return verdicts(options);
         }
@@ -170,6 +176,30 @@ public final class Benchmarks {
         run.put("Dropped", String.format(Locale.ROOT, "a cycle whose slice saw more than %.0f%% of the machine (%.2f cores) taken by"
                 + " other processes and steal", options.maxOutside * 100, maxDisturbance));
         return VerdictReport.write(options.out, set, result, maxDisturbance, facts);
+    }
+
+    /** A phase run: each target runs load sequences under one client, then {@code phases.md} and its timelines. */
+    static Path phases(BenchmarkOptions options) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        double maxDisturbance = options.maxOutside * Runtime.getRuntime().availableProcessors();
+        List<Backend> backends = options.backends.stream().filter(backend -> backend != Backend.REDIS_CLUSTER).toList();
+        PhaseRun.Settings settings = new PhaseRun.Settings(options.out, backends, PhasePlan.named(options.phases), options.addresses,
+                new ClientTimings(options.timeout, options.adaptiveWindow, options.adaptiveDwell, options.adaptiveTrial),
+                options.phaseLength, options.cycles, maxDisturbance, options.workerHeap);
+        PhaseRun.Result result = new PhaseRun(settings).run();
+        Map<String, Map<String, String>> facts = facts(options, result.started(), result.finished());
+        Map<String, String> run = facts.get("Run");
+        run.keySet().removeIf(key -> !key.equals("Command") && !key.equals("Started") && !key.equals("Duration")
+                && !key.equals("Finished"));
+        run.put("Sequences", String.join(", ", options.phases) + "; " + options.cycles + " cycles; phases of "
+                + options.phaseLength.toMillis() + " ms, the second half counted as after settling");
+        run.put("Adaptive timings", "window " + options.adaptiveWindow.toMillis() + " ms, dwell " + options.adaptiveDwell.toMillis()
+                + " ms, trial " + options.adaptiveTrial.toMillis() + " ms (the production defaults 1 s, 5 s and 5 s scaled to the phase)");
+        run.put("Target JVMs", "one per target, -Xmx" + options.workerHeap + ", idle while another runs; Lettuce's transport from the"
+                + " target id (@io_uring), NIO otherwise");
+        run.put("Dropped", String.format(Locale.ROOT, "a cycle's phase during which other processes and steal took more than %.0f%% of"
+                + " the machine (%.2f cores)", options.maxOutside * 100, maxDisturbance));
+        return PhaseReport.write(options.out, settings, result, facts);
     }
 
     private static CellResult measure(ClosedLoopRunner runner, BenchTarget target, String host, int port, Workload workload,

@@ -86,6 +86,33 @@ class QuickBenchmarkIntegrationTests {
         assertThat(output).contains("Results: ");
     }
 
+    @Test
+    void quickPhaseRunStepsTheLoadUnderEveryTargetAndDrawsItsTimeline(@TempDir Path out) throws Exception {
+        runJar(out, 6, "--quick", "--phases", "callers,rtt", "--backends", "redis", "--out", out.toString());
+
+        List<String> phases = Files.readAllLines(out.resolve("phases.csv"), StandardCharsets.UTF_8);
+        // Eight Redis targets, one cycle, five caller phases and three round-trip phases each.
+        assertThat(phases).hasSize(1 + 8 * (5 + 3));
+        for (String phase : phases.subList(1, phases.size())) {
+            String[] columns = phase.split(",", -1);
+            assertThat(Double.parseDouble(columns[9])).as("calls per second over %s", phase).isPositive();
+            assertThat(Long.parseLong(columns[11])).as("errors in %s", phase).isZero();
+        }
+        // The caller count the worker ran is the plan's, phase by phase.
+        assertThat(phases.stream().filter(line -> line.contains(",callers,")).map(line -> line.split(",")[3]).distinct())
+                .containsExactly("1", "8", "50", "200", "4");
+        // The adaptive target reports what it ran in every window.
+        assertThat(Files.readAllLines(out.resolve("timeline.csv"), StandardCharsets.UTF_8).stream()
+                .filter(line -> line.contains("ours-adaptive-jedis")).map(line -> line.substring(line.lastIndexOf(',') + 1)))
+                .isNotEmpty().allSatisfy(strategy -> assertThat(strategy).matches("SINGLE|MULTI\\(\\d+\\)|POOLED\\(\\d+\\)"));
+        String report = Files.readString(out.resolve("phases.md"), StandardCharsets.UTF_8);
+        assertThat(report).contains("## Redis · caller count", "## Redis · round trip", "÷ our best fixed configuration, whole phase",
+                "Switches per cycle in each phase");
+        for (String chart : List.of("redis-callers-timeline.png", "redis-rtt-timeline.png")) {
+            assertThat(readImage(out.resolve(chart)).getWidth()).as(chart).isGreaterThanOrEqualTo(1000);
+        }
+    }
+
     /** Runs the packaged benchmark as a user would, and returns its output once it has finished with exit code 0. */
     private static String runJar(Path out, int minutes, String... arguments) throws Exception {
         assertThat(JAR).as("the packaged benchmark (mvn package runs before the integration tests)").exists();

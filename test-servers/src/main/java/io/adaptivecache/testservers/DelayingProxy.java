@@ -1,12 +1,15 @@
 package io.adaptivecache.testservers;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -66,7 +69,9 @@ public final class DelayingProxy implements AutoCloseable {
 
     /**
      * Runs a proxy as its own process: prints {@code port N} on standard output once it listens,
-     * and exits when standard input closes (its parent went away).
+     * takes {@code delay MILLIS} lines on standard input to change the delay while connections
+     * stay open (answering {@code ok} on standard output), and exits when standard input closes
+     * (its parent went away).
      * @param args {@code host:port} of the server and the delay in milliseconds each way
      * @throws IOException if no port can be bound
      */
@@ -80,9 +85,15 @@ public final class DelayingProxy implements AutoCloseable {
             proxy.delayMillis(Long.parseLong(args[1]));
             System.out.println("port " + proxy.port());
             System.out.flush();
-            byte[] ignored = new byte[256];
-            while (System.in.read(ignored) >= 0) {
-                // the parent holds our standard input open for as long as it needs the proxy
+            // The parent holds our standard input open for as long as it needs the proxy.
+            BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line = commands.readLine(); line != null; line = commands.readLine()) {
+                String[] words = line.trim().split("\\s+");
+                if (words.length == 2 && words[0].equals("delay")) {
+                    proxy.delayMillis(Long.parseLong(words[1]));
+                    System.out.println("ok");
+                    System.out.flush();
+                }
             }
         }
     }

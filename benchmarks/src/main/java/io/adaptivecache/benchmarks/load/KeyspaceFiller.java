@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
@@ -26,6 +27,17 @@ public final class KeyspaceFiller {
      * @param value the value
      */
     public static void fill(Backend backend, String address, byte[] value) {
+        fill(backend, address, value, ClosedLoopRunner::key);
+    }
+
+    /**
+     * Fills a key space of {@value ClosedLoopRunner#KEYS} keys.
+     * @param backend the server
+     * @param address its {@code host:port}
+     * @param value the value
+     * @param keys the key of each index
+     */
+    public static void fill(Backend backend, String address, byte[] value, IntFunction<String> keys) {
         try (DefaultCacheTemplate<?> template = switch (backend) {
             case REDIS -> RedisCacheTemplates.builder().uri("redis://" + address).commandTimeout(Duration.ofSeconds(10))
                     .strategy(StrategySpec.single()).start();
@@ -36,7 +48,7 @@ public final class KeyspaceFiller {
         }) {
             List<CompletableFuture<Void>> inFlight = new ArrayList<>(IN_FLIGHT);
             for (int i = 0; i < ClosedLoopRunner.KEYS; i++) {
-                inFlight.add(template.setAsync(ClosedLoopRunner.key(i), value, Duration.ZERO));
+                inFlight.add(template.setAsync(keys.apply(i), value, Duration.ZERO));
                 if (inFlight.size() == IN_FLIGHT) {
                     CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
                     inFlight.clear();

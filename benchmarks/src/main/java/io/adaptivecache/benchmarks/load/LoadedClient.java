@@ -1,6 +1,8 @@
 package io.adaptivecache.benchmarks.load;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * What the closed-loop callers drive: a blocking get and set of {@code byte[]} values, called
@@ -34,7 +36,33 @@ public interface LoadedClient extends AutoCloseable {
         return Settling.FIXED;
     }
 
+    /**
+     * What a self-tuning client runs now, for a phase run's timeline.
+     * @return for example {@code MULTI(2)}, or {@code null} for a fixed client
+     */
+    default String liveStrategy() {
+        return null;
+    }
+
+    /**
+     * The switches a self-tuning client made since a time, oldest first, for a phase run.
+     * @param since the earliest
+     * @return the switches
+     */
+    default List<Switch> switchesSince(Instant since) {
+        return List.of();
+    }
+
     /** Closes every connection the client opened. */
     @Override
     void close();
+
+    /**
+     * One switch of a self-tuning client.
+     * @param at when it took effect
+     * @param to the strategy it switched to
+     * @param reason the policy's reason, for example {@code CONNECTION_SATURATED}
+     */
+    record Switch(Instant at, String to, String reason) {
+    }
 }

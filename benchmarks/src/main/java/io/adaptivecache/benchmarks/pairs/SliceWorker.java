@@ -15,6 +15,7 @@ import io.adaptivecache.benchmarks.load.CellResult;
 import io.adaptivecache.benchmarks.load.ClosedLoopRunner;
 import io.adaptivecache.benchmarks.load.LoadedClient;
 import io.adaptivecache.benchmarks.load.Network;
+import io.adaptivecache.benchmarks.load.PhaseLoad;
 import io.adaptivecache.benchmarks.load.Workload;
 import io.adaptivecache.benchmarks.targets.BenchTarget;
 import io.adaptivecache.benchmarks.targets.Targets;
@@ -31,6 +32,10 @@ import io.adaptivecache.redis.RedisTransport;
  * warm WARM_UP_MS SETTLE_MS                            loads it until warm/settled → ok STRATEGY SWITCHES
  * slice RAMP_MS MEASURE_MS                             one measured slice          → slice OPS OPS_PER_S ERRORS MISSES CPU_US_PER_CALL P99_US STRATEGY SWITCHES [ERROR]
  * close                                                closes the client           → ok
+ * phase-open HOST PORT                                 opens a fresh client for a phase run, no caller yet → ok
+ * phase CALLERS VALUE_BYTES LENGTH_MS WINDOW_MS        sets the running load and measures it → phase WHOLE_OPS_PER_S SETTLED_OPS_PER_S
+ *                                                      ERRORS CPU_US_PER_CALL STRATEGY SWITCHES TIMELINE EVENTS [ERROR]
+ * phase-close                                          stops the callers and closes the client → ok
  * quit                                                 exits
  * </pre>
  */
@@ -61,6 +66,7 @@ public final class SliceWorker {
                 .orElseThrow(() -> new IllegalArgumentException("No target " + targetId + " on " + backend));
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         LoadedClient client = null;
+        PhaseLoad phaseLoad = null;
         Workload workload = null;
         byte[] value = null;
         for (String line = commands.readLine(); line != null; line = commands.readLine()) {
@@ -94,6 +100,28 @@ public final class SliceWorker {
                                 strategy(cell), cell.settling().switches(),
                                 cell.firstError() == null ? "" : " " + cell.firstError().replaceAll("\\s+", "_")));
                     }
+                    case "phase-open" -> {
+                        closePhase(phaseLoad, client);
+                        client = target.open(words[1], Integer.parseInt(words[2]), PhaseLoad.MAX_CALLERS);
+                        phaseLoad = new PhaseLoad(client);
+                        replies.println("ok");
+                    }
+                    case "phase" -> {
+                        if (phaseLoad == null) {
+                            throw new IllegalStateException("phase before phase-open");
+                        }
+                        phaseLoad.configure(Integer.parseInt(words[1]), Integer.parseInt(words[2]));
+                        PhaseLoad.PhaseFigures figures = phaseLoad.measure(Duration.ofMillis(Long.parseLong(words[3])),
+                                Duration.ofMillis(Long.parseLong(words[4])));
+                        replies.println(phaseReply(figures));
+                    }
+                    case "phase-close" -> {
+                        closePhase(phaseLoad, client);
+                        phaseLoad = null;
+                        client = null;
+                        System.gc();
+                        replies.println("ok");
+                    }
                     case "close" -> {
                         if (client != null) {
                             client.close();
@@ -102,9 +130,7 @@ public final class SliceWorker {
                         replies.println("ok");
                     }
                     case "quit" -> {
-                        if (client != null) {
-                            client.close();
-                        }
+                        closePhase(phaseLoad, client);
                         replies.println("ok");
                         System.exit(0);
                     }
@@ -117,6 +143,39 @@ public final class SliceWorker {
             }
         }
         System.exit(0);
+    }
+
+    private static void closePhase(PhaseLoad load, LoadedClient client) {
+        if (load != null) {
+            load.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    /** One line: the figures, then the timeline as {@code rate/strategy} per window and the switches as {@code ms>to>reason}. */
+    static String phaseReply(PhaseLoad.PhaseFigures figures) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "phase %.1f %.1f %d %.3f %s %d ", figures.wholeOpsPerSecond(),
+                figures.settledOpsPerSecond(), figures.errors(), figures.cpuMicrosPerCall(), figures.strategy().replace(' ', '_'),
+                figures.switches().size()));
+        for (int i = 0; i < figures.rates().length; i++) {
+            line.append(i == 0 ? "" : ",").append(Math.round(figures.rates()[i])).append('/')
+                    .append(figures.strategies()[i].replace(' ', '_'));
+        }
+        line.append(' ');
+        if (figures.switches().isEmpty()) {
+            line.append('-');
+        }
+        for (int i = 0; i < figures.switches().size(); i++) {
+            LoadedClient.Switch change = figures.switches().get(i);
+            line.append(i == 0 ? "" : ",").append(Duration.between(figures.startedAt(), change.at()).toMillis()).append('>')
+                    .append(change.to().replace(' ', '_')).append('>').append(change.reason());
+        }
+        if (figures.firstError() != null) {
+            line.append(' ').append(figures.firstError().replaceAll("\\s+", "_"));
+        }
+        return line.toString();
     }
 
     private static String strategy(CellResult cell) {

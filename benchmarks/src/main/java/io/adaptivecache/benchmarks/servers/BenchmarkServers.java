@@ -85,6 +85,21 @@ public final class BenchmarkServers implements AutoCloseable {
         return ServerProcess.HOST + ":" + this.proxies.get(backend).port();
     }
 
+    /**
+     * Changes the delaying proxy's delay in front of a backend while its connections stay open,
+     * so that a phase run can step the round trip under a running client.
+     * @param backend the server
+     * @param millis the delay in each direction
+     * @throws IOException if the proxy does not confirm
+     */
+    public void delayMillis(Backend backend, long millis) throws IOException {
+        ProxyProcess proxy = this.proxies.get(backend);
+        if (proxy == null) {
+            throw new IllegalStateException("No delaying proxy in front of " + backend.label() + " in this run");
+        }
+        proxy.delayMillis(millis);
+    }
+
     @Override
     public void close() {
         for (int i = this.started.size() - 1; i >= 0; i--) {

@@ -3,6 +3,7 @@ package io.adaptivecache.benchmarks.servers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,14 +18,15 @@ final class ProxyProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final BufferedReader output;
 
     ProxyProcess(String target, long delayMillis) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         this.process = new ProcessBuilder(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 DelayingProxy.class.getName(), target, Long.toString(delayMillis)))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        BufferedReader output = new BufferedReader(new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));
-        String line = output.readLine();
+        this.output = new BufferedReader(new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));
+        String line = this.output.readLine();
         if (line == null || !line.startsWith("port ")) {
             this.process.destroyForcibly();
             throw new IOException("The delaying proxy for " + target + " did not start (said: " + line + ")");
@@ -34,6 +36,21 @@ final class ProxyProcess implements AutoCloseable {
 
     int port() {
         return this.port;
+    }
+
+    /**
+     * Changes the delay in each direction for bytes read from now on; open connections stay open.
+     * @param millis the delay
+     * @throws IOException if the proxy does not confirm
+     */
+    void delayMillis(long millis) throws IOException {
+        OutputStream commands = this.process.getOutputStream();
+        commands.write(("delay " + millis + "\n").getBytes(StandardCharsets.UTF_8));
+        commands.flush();
+        String answer = this.output.readLine();
+        if (!"ok".equals(answer)) {
+            throw new IOException("The delaying proxy did not confirm a delay of " + millis + " ms (said: " + answer + ")");
+        }
     }
 
     @Override

@@ -3,7 +3,9 @@ package io.adaptivecache.benchmarks.targets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
@@ -79,6 +81,22 @@ final class AdaptiveTemplateClient extends CacheTemplateClient {
         }
         Duration lastSwitchAfter = lastSwitch == null ? Duration.ZERO : Duration.between(loadStarted, lastSwitch);
         return new Settling(switches, lastSwitchAfter, settled, describe(this.template.activeStrategy()));
+    }
+
+    @Override
+    public String liveStrategy() {
+        return describe(this.template.activeStrategy());
+    }
+
+    @Override
+    public List<Switch> switchesSince(Instant since) {
+        List<Switch> switches = new ArrayList<>();
+        for (SwitchEvent event : this.switcher.state().history()) {
+            if (event.outcome() == SwitchEvent.Outcome.SWITCHED && !event.at().isBefore(since)) {
+                switches.add(new Switch(event.at(), describe(event.to()), event.reason().name()));
+            }
+        }
+        return switches;
     }
 
     private static String describe(StrategySpec strategy) {

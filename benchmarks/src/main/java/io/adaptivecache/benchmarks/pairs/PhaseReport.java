@@ -1,0 +1,222 @@
+package io.adaptivecache.benchmarks.pairs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import io.adaptivecache.benchmarks.load.Backend;
+
+/**
+ * A phase run as {@code phases.md} and one timeline PNG per backend and sequence: per phase, each
+ * target's throughput after settling and over the whole phase; the throughput goals as verdicts
+ * of per-cycle ratios (the verdict harness's intervals and disturbance filter); and, for the
+ * adaptive targets, how many switches each phase took and when the last one came, against the
+ * goals of at most one switch per phase and settling within the dwell plus five windows.
+ */
+public final class PhaseReport {
+
+    private PhaseReport() {
+    }
+
+    /**
+     * Writes the report and its charts.
+     * @param out the run's directory
+     * @param settings how the run measured
+     * @param result the run
+     * @param facts the run's facts, by section
+     * @return {@code phases.md}
+     * @throws IOException if a file cannot be written
+     */
+    public static Path write(Path out, PhaseRun.Settings settings, PhaseRun.Result result, Map<String, Map<String, String>> facts)
+            throws IOException {
+        double limit = settings.maxDisturbanceCores();
+        List<PhaseSlice> slices = result.slices();
+        StringBuilder md = new StringBuilder("# Phase run\n\n");
+        md.append("Each target runs each sequence under one client opened for it (an adaptive template starts on its initial strategy),"
+                + " with callers that keep running from phase to phase; targets take turns, a sequence each, in an order shuffled"
+                + " and reversed per cycle. *After settling* is the second half of a phase; *whole* includes the settling. Ratio"
+                + " cells: median of per-cycle ratios, 95% interval, cycles kept of those measured, verdict (**met** when the whole"
+                + " interval clears the goal, **missed** when it is wholly short, *undecided* otherwise). A cycle's phase is dropped"
+                + " when other processes and steal took more than " + String.format(Locale.ROOT, "%.2f", limit) + " cores during it.\n\n");
+        List<Verdicts.Row> all = new ArrayList<>();
+        List<String> settlingVerdicts = new ArrayList<>();
+        StringBuilder body = new StringBuilder();
+        for (Backend backend : slices.stream().map(PhaseSlice::backend).distinct().toList()) {
+            for (PhasePlan plan : settings.plans()) {
+                List<PhaseSlice> sequence = slices.stream().filter(slice -> slice.backend() == backend
+                        && slice.plan().equals(plan.name())).toList();
+                if (sequence.isEmpty()) {
+                    continue;
+                }
+                String title = backend.label() + " · " + plan.title();
+                body.append("## ").append(title).append("\n\n");
+                String chart = backend.name().toLowerCase(Locale.ROOT) + "-" + plan.name() + "-timeline.png";
+                PhaseCharts.write(out.resolve(chart), title, plan, sequence, PhaseGoals.targets(backend), settings.window(), limit);
+                body.append("![Timeline: ").append(title).append("](").append(chart).append(")\n\n");
+                body.append(figures(plan, sequence, backend, limit)).append('\n');
+                List<Verdicts.Row> rows = new ArrayList<>();
+                body.append(goalTable(plan, sequence, backend, limit, rows)).append('\n');
+                all.addAll(rows);
+                body.append(settling(plan, sequence, backend, settings, limit, settlingVerdicts)).append('\n');
+            }
+        }
+        md.append(String.format(Locale.ROOT, "Throughput goal cells: %d met, %d missed, %d undecided. Settling and switch goal cells:"
+                + " %d met, %d missed.%n%n", all.stream().filter(row -> row.verdict() == Verdict.MET).count(),
+                all.stream().filter(row -> row.verdict() == Verdict.MISSED).count(),
+                all.stream().filter(row -> row.verdict() == Verdict.UNDECIDED).count(),
+                settlingVerdicts.stream().filter("met"::equals).count(), settlingVerdicts.stream().filter("missed"::equals).count()));
+        md.append(body);
+        for (Map.Entry<String, Map<String, String>> section : facts.entrySet()) {
+            md.append("## ").append(section.getKey()).append("\n\n| | |\n|---|---|\n");
+            section.getValue().forEach((name, value) -> md.append("| ").append(name).append(" | ").append(value).append(" |\n"));
+            md.append('\n');
+        }
+        Path file = out.resolve("phases.md");
+        Files.writeString(file, md, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** Median calls/s per target and phase, after settling and whole, and what the adaptive targets ran at the end. */
+    static String figures(PhasePlan plan, List<PhaseSlice> sequence, Backend backend, double limit) {
+        StringBuilder md = new StringBuilder("Median calls/s over the kept cycles, after settling (whole phase in brackets):\n\n| target |");
+        for (int i = 0; i < plan.phases().size(); i++) {
+            md.append(' ').append(i + 1).append(": ").append(plan.phases().get(i).label(plan.viaProxy())).append(" |");
+        }
+        md.append("\n|---|");
+        plan.phases().forEach(phase -> md.append("---:|"));
+        md.append('\n');
+        for (String target : PhaseGoals.targets(backend)) {
+            md.append("| ").append(target).append(" |");
+            for (int i = 0; i < plan.phases().size(); i++) {
+                int index = i;
+                List<PhaseSlice> kept = sequence.stream().filter(slice -> slice.target().equals(target) && slice.phaseIndex() == index
+                        && !slice.disturbed(limit) && slice.errors() == 0).toList();
+                double settled = Interval.of(kept.stream().map(PhaseSlice::settledOpsPerSecond).toList()).median();
+                double whole = Interval.of(kept.stream().map(PhaseSlice::wholeOpsPerSecond).toList()).median();
+                md.append(kept.isEmpty() ? " – |" : String.format(Locale.ROOT, " %.1fk (%.1fk)", settled / 1000, whole / 1000));
+                if (PhaseGoals.adaptive(backend).contains(target) && !kept.isEmpty()) {
+                    md.append(" on ").append(mostCommon(kept.stream().map(PhaseSlice::strategy).toList()));
+                }
+                if (!kept.isEmpty()) {
+                    md.append(" |");
+                }
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    /** The throughput goals of every phase, as verdict rows. */
+    static String goalTable(PhasePlan plan, List<PhaseSlice> sequence, Backend backend, double limit, List<Verdicts.Row> collected) {
+        StringBuilder md = new StringBuilder("| comparison | goal |");
+        for (int i = 0; i < plan.phases().size(); i++) {
+            md.append(" phase ").append(i + 1).append(" |");
+        }
+        md.append("\n|---|---|");
+        plan.phases().forEach(phase -> md.append("---|"));
+        md.append('\n');
+        List<Goal> goals = new ArrayList<>(PhaseGoals.settled(backend));
+        int settledGoals = goals.size();
+        goals.addAll(PhaseGoals.whole(backend));
+        for (int g = 0; g < goals.size(); g++) {
+            Goal goal = goals.get(g);
+            boolean settled = g < settledGoals;
+            md.append("| ").append(goal.numerator()).append(' ').append(goal.panel().replace("adaptive ", "")).append(" | ");
+            List<String> thresholds = plan.phases().stream().map(phase -> goal.goalText(phase.callers())).distinct().toList();
+            md.append(String.join(" / ", thresholds)).append(" |");
+            for (int i = 0; i < plan.phases().size(); i++) {
+                int index = i;
+                PhasePlan.Phase phase = plan.phases().get(i);
+                List<Slice> phaseSlices = sequence.stream().filter(slice -> slice.phaseIndex() == index)
+                        .map(slice -> slice.asSlice(settled)).toList();
+                Verdicts.Row row = Verdicts.evaluate(goal, phase.workload(backend, plan.viaProxy()), phaseSlices, limit);
+                collected.add(row);
+                md.append(' ').append(VerdictReport.cell(row)).append(" |");
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    /** Switches per phase and the time of the last one, per adaptive target, against the goals. */
+    static String settling(PhasePlan plan, List<PhaseSlice> sequence, Backend backend, PhaseRun.Settings settings, double limit,
+            List<String> verdicts) {
+        Duration bound = settings.settleBound();
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "Switches per cycle in each phase (goal: at most 1) and the"
+                + " latest last switch over the cycles (goal: within the dwell and five windows, %.2f s of the load change):%n%n",
+                bound.toMillis() / 1000.0));
+        md.append("| adaptive target |");
+        for (int i = 0; i < plan.phases().size(); i++) {
+            md.append(" phase ").append(i + 1).append(" |");
+        }
+        md.append("\n|---|");
+        plan.phases().forEach(phase -> md.append("---|"));
+        md.append('\n');
+        for (String target : PhaseGoals.adaptive(backend)) {
+            md.append("| ").append(target).append(" |");
+            for (int i = 0; i < plan.phases().size(); i++) {
+                int index = i;
+                List<PhaseSlice> phases = sequence.stream().filter(slice -> slice.target().equals(target) && slice.phaseIndex() == index)
+                        .sorted((a, b) -> Integer.compare(a.cycle(), b.cycle())).toList();
+                if (phases.isEmpty()) {
+                    md.append(" – |");
+                    continue;
+                }
+                String counts = phases.stream().map(slice -> Integer.toString(slice.switches().size())).collect(Collectors.joining(","));
+                Settled settled = Settled.of(phases, bound);
+                boolean oneSwitch = settled.atMostOneSwitch();
+                boolean inTime = settled.inTime();
+                long latest = settled.latestMillis();
+                verdicts.add(oneSwitch ? "met" : "missed");
+                verdicts.add(inTime ? "met" : "missed");
+                Map<String, Long> reasons = new TreeMap<>();
+                phases.forEach(slice -> slice.switches().forEach(change -> reasons.merge(change.reason() + " → " + change.to(), 1L,
+                        Long::sum)));
+                md.append(String.format(Locale.ROOT, " switches per cycle %s (%s); last at %.2f s (%s)%s |", counts,
+                        oneSwitch ? "**met**" : "**missed**", latest / 1000.0, inTime ? "**met**" : "**missed**",
+                        reasons.isEmpty() ? "" : "; " + reasons.entrySet().stream().map(entry -> entry.getKey() + " ×" + entry.getValue())
+                                .collect(Collectors.joining(", "))));
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    /**
+     * How one adaptive target settled in one phase over the cycles: every cycle must keep to one
+     * switch, and the latest switch of any cycle must come within the bound (a phase is a stable
+     * load, so a later switch is flapping or a slow decision).
+     * @param atMostOneSwitch whether no cycle switched twice or more in the phase
+     * @param inTime whether every cycle's last switch came within the bound
+     * @param latestMillis the latest last switch over the cycles, from the phase's start
+     */
+    record Settled(boolean atMostOneSwitch, boolean inTime, long latestMillis) {
+
+        static Settled of(List<PhaseSlice> phases, Duration bound) {
+            int most = phases.stream().mapToInt(slice -> slice.switches().size()).max().orElse(0);
+            long latest = phases.stream().mapToLong(PhaseSlice::lastSwitchMillis).max().orElse(0);
+            return new Settled(most <= 1, latest <= bound.toMillis(), latest);
+        }
+    }
+
+    private static String mostCommon(List<String> values) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        values.forEach(value -> counts.merge(value, 1L, Long::sum));
+        String best = values.get(0);
+        for (Map.Entry<String, Long> entry : counts.entrySet()) {
+            if (entry.getValue() > counts.get(best)) {
+                best = entry.getKey();
+            }
+        }
+        return best;
+    }
+}
