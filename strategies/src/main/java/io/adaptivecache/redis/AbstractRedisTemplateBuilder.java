@@ -14,13 +14,16 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
  * The settings every Lettuce-based template shares, whether it talks to one server
  * ({@link RedisCacheTemplates}) or to a cluster ({@link RedisClusterCacheTemplates}): timeouts,
  * the request queue bound, input limits, client resources and options.
  *
- * <p>Defaults fit a cache: TCP_NODELAY on; a 1 s command timeout on Lettuce's own timer; a
+ * <p>Defaults fit a cache: TCP_NODELAY on; a 1 s command timeout on a timer that ticks every 10 ms
+ * (Lettuce's 100 ms tick keeps every completed command, value included, reachable for up to a tick); a
  * request queue bounded at 8,192 commands per connection; commands rejected at once (not
  * buffered) while a connection is down, so a dead server costs a fast error rather than a
  * growing heap; automatic reconnection.
@@ -31,12 +34,16 @@ import io.lettuce.core.resource.Delay;
 public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTemplateBuilder<B, C>, C>
         extends AbstractCacheTemplateBuilder<B, C> {
 
+    /** The command-timeout timer's tick (Lettuce's default is 100 ms); see {@link #clientResources()}. */
+    static final long TIMER_TICK_MILLIS = 10;
+
     private Duration commandTimeout = Duration.ofSeconds(1);
     private Duration connectTimeout = Duration.ofSeconds(2);
     private int requestQueueSize = 8192;
     private int maxKeyBytes = 16 * 1024;
     private int maxValueBytes = 512 * 1024 * 1024;
     private ClientResources resources;
+    private HashedWheelTimer ownedTimer;
     private Duration maxReconnectDelay = Duration.ofSeconds(2);
     private RedisTransport transport = RedisTransport.AUTO;
     private Consumer<ClientResources.Builder> resourcesCustomizer = resources -> {
@@ -198,8 +205,19 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
         if (this.resources != null) {
             return this.resources;
         }
+        // Lettuce puts every command on this timer for its timeout, and a completed command (with its
+        // value) stays reachable from the wheel until the next tick drops its cancelled timeout.
+        // Lettuce's default tick of 100 ms kept 100 ms of traffic alive: at 17k calls/s of 100 KiB,
+        // about 170 MB at every young collection, more than the survivor spaces hold, promoted to
+        // the old generation and collected there at a cost that grew until calls slowed 3-5x.
+        // A 10 ms tick keeps a tenth of it; the timer thread waking 100 times a second costs nothing
+        // measurable.
+        HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("adaptive-cache-timeouts", true), TIMER_TICK_MILLIS,
+                TimeUnit.MILLISECONDS);
+        this.ownedTimer = timer;
         DefaultClientResources.Builder builder = DefaultClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), this.maxReconnectDelay, 2, TimeUnit.MILLISECONDS));
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), this.maxReconnectDelay, 2, TimeUnit.MILLISECONDS))
+                .timer(timer);
         this.resourcesCustomizer.accept(builder);
         return builder.build();
     }
@@ -229,10 +247,15 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
      */
     protected final Runnable shutdown(AbstractRedisClient client, ClientResources clientResources) {
         ClientResources owned = clientResources == this.resources ? null : clientResources;
+        // Lettuce stops only a timer it created itself; this one is the builder's.
+        HashedWheelTimer timer = owned == null ? null : this.ownedTimer;
         return () -> {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             if (owned != null) {
                 owned.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+            }
+            if (timer != null) {
+                timer.stop();
             }
         };
     }
