@@ -265,7 +265,7 @@ public class AdaptiveCacheProperties {
         }
     }
 
-    /** When the adaptive switcher moves few callers to blocking POOLED connections. */
+    /** When the adaptive switcher moves callers to blocking POOLED connections: few callers, or large values, on a short round trip. */
     public static class BlockingPool {
 
         /** Whether the switcher may move callers to blocking POOLED connections when the template has them. */
@@ -282,6 +282,15 @@ public class AdaptiveCacheProperties {
 
         /** How long a caller may wait for a connection of the blocking pool. */
         private Duration maxWait = Duration.ofSeconds(1);
+
+        /**
+         * Mean value size per call (values written or found) from which values count as large: large values on a short round
+         * trip move to the blocking pool at any number of callers, and stay there while they are at least half this size.
+         */
+        private DataSize largeValueSize = DataSize.ofKilobytes(16);
+
+        /** Longest round trip (the shortest call of a window) at which large values move to the blocking pool. */
+        private Duration maxRoundTrip = Duration.ofNanos(500_000);
 
         public boolean isEnabled() {
             return this.enabled;
@@ -321,6 +330,22 @@ public class AdaptiveCacheProperties {
 
         public void setMaxWait(Duration maxWait) {
             this.maxWait = maxWait;
+        }
+
+        public DataSize getLargeValueSize() {
+            return this.largeValueSize;
+        }
+
+        public void setLargeValueSize(DataSize largeValueSize) {
+            this.largeValueSize = largeValueSize;
+        }
+
+        public Duration getMaxRoundTrip() {
+            return this.maxRoundTrip;
+        }
+
+        public void setMaxRoundTrip(Duration maxRoundTrip) {
+            this.maxRoundTrip = maxRoundTrip;
         }
     }
 

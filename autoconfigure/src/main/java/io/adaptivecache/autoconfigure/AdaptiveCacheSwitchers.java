@@ -130,9 +130,14 @@ public class AdaptiveCacheSwitchers {
         if (settings.getPoolSize() < 1) {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".pool-size", settings.getPoolSize(), "it must be at least 1");
         }
+        positive(prefix + ".max-round-trip", settings.getMaxRoundTrip());
+        if (settings.getLargeValueSize() == null || settings.getLargeValueSize().toBytes() < 2) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".large-value-size", settings.getLargeValueSize(),
+                    "it must be at least 2 bytes (values stay large down to half of it)");
+        }
         try {
             return new ThresholdStrategyPolicy.BlockingPool(settings.getMaxConcurrency(), settings.getMaxMeanLatency(),
-                    settings.getPoolSize(), settings.getMaxWait());
+                    settings.getPoolSize(), settings.getMaxWait(), settings.getLargeValueSize().toBytes(), settings.getMaxRoundTrip());
         }
         catch (IllegalArgumentException ex) {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".max-concurrency", settings.getMaxConcurrency(),

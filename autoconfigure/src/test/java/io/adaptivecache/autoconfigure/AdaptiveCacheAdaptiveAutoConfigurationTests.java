@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
 import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
@@ -71,6 +72,39 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
                 "adaptive-cache.redis.adaptive.blocking-pool.max-concurrency=3",
                 "adaptive-cache.redis.adaptive.blocking-pool.pool-size=6").run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void theBlockingPoolsLargeValueSettingsShouldBindAndBadOnesShouldNameTheProperty() {
+        String prefix = "adaptive-cache.redis.adaptive.blocking-pool";
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ThresholdStrategyPolicy.BlockingPool defaults = AdaptiveCacheSwitchers.blockingPool(prefix,
+                            context.getBean(AdaptiveCacheProperties.class).getRedis().getAdaptive().getBlockingPool());
+                    assertThat(defaults).isEqualTo(ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+                });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
+                prefix + ".large-value-size=64KB", prefix + ".max-round-trip=2ms").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ThresholdStrategyPolicy.BlockingPool bound = AdaptiveCacheSwitchers.blockingPool(prefix,
+                            context.getBean(AdaptiveCacheProperties.class).getRedis().getAdaptive().getBlockingPool());
+                    assertThat(bound.largeValueBytes()).isEqualTo(64 * 1024);
+                    assertThat(bound.maxRoundTrip()).isEqualTo(Duration.ofMillis(2));
+                    assertThat(bound.poolSize()).as("the other settings keep their defaults").isEqualTo(20);
+                });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
+                prefix + ".large-value-size=1B").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(prefix + ".large-value-size")
+                            .hasMessageContaining("at least 2 bytes");
+                });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
+                prefix + ".max-round-trip=0s").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(prefix + ".max-round-trip")
+                            .hasMessageContaining("positive duration");
+                });
     }
 
     @Test

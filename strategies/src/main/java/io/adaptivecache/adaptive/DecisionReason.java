@@ -37,6 +37,13 @@ public enum DecisionReason {
      * command to an event loop and back.
      */
     BLOCKING_FITS,
+    /**
+     * SINGLE/MULTI: large values (mean bytes per call) on a short round trip (the window's shortest
+     * call), and the backend has blocking connections for POOLED: a blocking pool moves them faster
+     * at any number of callers, each caller's thread reading its own value off its own socket
+     * rather than every value passing through a shared connection's one I/O thread.
+     */
+    LARGE_VALUES,
     /** Pinned by configuration or by an operator. */
     PINNED,
     /** Switched by an operator. */

@@ -1,6 +1,8 @@
 package io.adaptivecache.adaptive;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.LongFunction;
 
 import io.adaptivecache.metrics.WindowSample;
@@ -98,6 +100,114 @@ class BlockingPoolPolicyTests {
 
         assertThat(decision.reason()).isEqualTo(DecisionReason.POOL_SATURATED);
         assertThat(decision.target()).isEqualTo(MULTI);
+    }
+
+    private static final double KIB = FlappingPolicyTests.KIB;
+
+    /** Callers at a value size on loopback or behind 1 ms each way (the flapping tests' model). */
+    private static LongFunction<WindowSample> large(StrategySpec live, int callers, double valueBytes, boolean delayed) {
+        return t -> FlappingPolicyTests.largeValueModel(t, live, callers, valueBytes, delayed);
+    }
+
+    /** Runs windows without stopping at switches, applying them; returns every decision. */
+    private List<Decision> run(ThresholdStrategyPolicy policy, LongFunction<WindowSample> windows, int count) {
+        List<Decision> decisions = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            this.now += SECOND;
+            Decision decision = policy.decide(windows.apply(this.now), this.now);
+            if (decision.isSwitch()) {
+                policy.onSwitch(decision, true, true, this.now);
+            }
+            decisions.add(decision);
+        }
+        return decisions;
+    }
+
+    @Test
+    void largeValuesOnLoopbackShouldMoveFiftyCallersToTheBlockingPoolOnceAndStayThere() {
+        // A cap of 8: without the rule for large values, 25 calls per connection would grow MULTI(2) first.
+        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings.withMaxConnections(8),
+                ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+
+        Decision decision = runUntilSwitch(policy, large(MULTI, 50, 100 * KIB, false), 30);
+
+        assertThat(decision.reason()).isEqualTo(DecisionReason.LARGE_VALUES);
+        assertThat(decision.target()).isEqualTo(BLOCKING);
+        assertThat(decision.evidence()).contains("concurrency 50.0").contains("values of 100.0 KiB per call (large from 16.0 KiB)")
+                .contains("shortest call 40 \u00b5s (a short round trip up to 500 \u00b5s)");
+        assertThat(this.now).as("after the dwell and three confirming windows").isGreaterThanOrEqualTo(10 * SECOND);
+
+        // 30 callers wait for the pool's 20 connections, longer than they use one: contention, were the values small.
+        List<Decision> after = run(policy, large(BLOCKING, 50, 100 * KIB, false), 600);
+
+        assertThat(after).noneMatch(Decision::isSwitch);
+        assertThat(after).extracting(Decision::reason).contains(DecisionReason.TRIAL_ACCEPTED);
+        assertThat(after.get(after.size() - 1).reason()).isEqualTo(DecisionReason.STEADY);
+        assertThat(after.get(after.size() - 1).evidence()).contains("30 waiting").contains("still large from 8.0 KiB")
+                .contains("bandwidth-bound");
+    }
+
+    @Test
+    void largeValuesOnALongRoundTripShouldNotMoveToTheBlockingPool() {
+        for (int callers : new int[] {1, 8, 50, 200}) {
+            ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+            // The shortest call takes 2.1 ms: 1 ms of delay each way.
+            List<Decision> decisions = run(policy, large(MULTI, callers, 100 * KIB, true), 120);
+
+            assertThat(decisions).as("%d callers", callers).noneMatch(Decision::isSwitch);
+        }
+    }
+
+    @Test
+    void valuesHoveringBetweenNineAndSeventeenKibOnThePoolShouldNotSwitchBack() {
+        for (int run : new int[] {1, 3, 7}) {
+            ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+            assertThat(runUntilSwitch(policy, large(MULTI, 50, 100 * KIB, false), 30).target()).isEqualTo(BLOCKING);
+
+            List<Decision> decisions = run(policy, t -> FlappingPolicyTests.largeValueModel(t, BLOCKING, 50,
+                    ((t / SECOND) / run) % 2 == 0 ? 9 * KIB : 17 * KIB, false), 600);
+
+            assertThat(decisions).as("values changing every %d windows", run).noneMatch(Decision::isSwitch);
+            assertThat(decisions).extracting(Decision::reason).as("never even a proposal")
+                    .doesNotContain(DecisionReason.CONFIRMING, DecisionReason.POOL_CONTENTION, DecisionReason.POOL_SATURATED);
+        }
+    }
+
+    @Test
+    void valuesTurningSmallOnThePoolShouldGoBackToMultiAfterTheDwell() {
+        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+        runUntilSwitch(policy, large(MULTI, 50, 100 * KIB, false), 30);
+        assertThat(run(policy, large(BLOCKING, 50, 100 * KIB, false), 30)).noneMatch(Decision::isSwitch);
+        long smallFrom = this.now;
+
+        // 100-byte values: 30 callers waiting for the pool's 20 connections are contention again.
+        Decision decision = runUntilSwitch(policy,
+                t -> Windows.withValues(FlappingPolicyTests.model(t, BLOCKING, 50), 100, FlappingPolicyTests.LOOPBACK_TRIP), 60);
+
+        assertThat(decision.reason()).isEqualTo(DecisionReason.POOL_CONTENTION);
+        assertThat(decision.target()).isEqualTo(MULTI);
+        assertThat(decision.atNanos() - smallFrom).as("a whole dwell of small values").isBetween(10 * SECOND, 12 * SECOND);
+    }
+
+    @Test
+    void withoutBlockingConnectionsLargeValuesShouldChangeNothing() {
+        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings);
+        assertThat(runUntilSwitch(policy, large(MULTI, 50, 100 * KIB, false), 120)).isNull();
+
+        // A Lettuce pool with callers queueing for it is left, whatever the values.
+        StrategySpec lettucePool = StrategySpec.pooled(new PoolSettings(8, 8, 0, Duration.ofMillis(200)));
+        Decision decision = runUntilSwitch(new ThresholdStrategyPolicy(this.settings), large(lettucePool, 50, 100 * KIB, false), 30);
+        assertThat(decision.reason()).isEqualTo(DecisionReason.POOL_CONTENTION);
+    }
+
+    @Test
+    void largeValueSettingsShouldBeChecked() {
+        assertThat(ThresholdStrategyPolicy.BlockingPool.DEFAULTS.largeValueBytes()).isEqualTo(16 * 1024);
+        assertThat(ThresholdStrategyPolicy.BlockingPool.DEFAULTS.maxRoundTrip()).isEqualTo(Duration.ofNanos(500_000));
+        assertThatThrownBy(() -> new ThresholdStrategyPolicy.BlockingPool(10, Duration.ofMillis(1), 20, Duration.ofSeconds(1), 1,
+                Duration.ofNanos(500_000))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("largeValueBytes (1)");
+        assertThatThrownBy(() -> new ThresholdStrategyPolicy.BlockingPool(10, Duration.ofMillis(1), 20, Duration.ofSeconds(1), 16_384,
+                Duration.ZERO)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxRoundTrip");
     }
 
     @Test

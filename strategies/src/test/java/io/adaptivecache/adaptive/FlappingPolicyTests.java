@@ -9,6 +9,7 @@ import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.strategy.StrategyType;
 import org.junit.jupiter.api.Test;
 
 import static io.adaptivecache.adaptive.Windows.SECOND;
@@ -61,6 +62,42 @@ class FlappingPolicyTests {
             }
         }
         return Windows.pooled(endNanos, live, throughput, callers, waitNanos, waiting);
+    }
+
+    /** The shortest call of a window on loopback, and behind 1 ms of delay each way. */
+    static final long LOOPBACK_TRIP = 40_000;
+    static final long DELAYED_TRIP = 2_100_000;
+
+    static final double KIB = 1024;
+
+    /**
+     * The model at large values (8 KiB and up), fitted to this project's measurements at 100 KiB
+     * (80% get, 20% set): on loopback shared connections about 10k calls/s from 4 callers, a
+     * blocking pool 17k up to its size and 12.5k once callers queue for it; behind 1 ms of delay
+     * each way shared connections 5.1k, a blocking pool 3k.
+     */
+    static WindowSample largeValueModel(long endNanos, StrategySpec live, double callers, double valueBytes, boolean delayed) {
+        double throughput;
+        double waitNanos = 0;
+        int waiting = 0;
+        if (live.type() != StrategyType.POOLED) {
+            throughput = delayed ? Math.min(5_100, callers / 2.4e-3) : Math.min(10_000, 5_000 * Math.sqrt(callers));
+        }
+        else {
+            int size = live.pool().maxTotal();
+            if (delayed) {
+                throughput = Math.min(3_000, Math.min(callers, size) / 2.4e-3);
+            }
+            else {
+                throughput = callers <= size ? Math.min(17_000, 8_000 * Math.sqrt(callers)) : 12_500;
+            }
+            if (callers > size) {
+                waiting = (int) (callers - size);
+                waitNanos = waiting / throughput * 1e9;
+            }
+        }
+        return Windows.withValues(Windows.pooled(endNanos, live, throughput, callers, waitNanos, waiting), valueBytes,
+                delayed ? DELAYED_TRIP : LOOPBACK_TRIP);
     }
 
     /** Runs the policy for some seconds of load, applying every switch; returns the switches. */
@@ -150,6 +187,76 @@ class FlappingPolicyTests {
                 live = change.to();
             }
             assertThat(live).as("the strategy at the end of the phase of %d callers", callers[p]).isEqualTo(expected[p]);
+        }
+    }
+
+    @Test
+    void aSequenceOfPhasesWithLargeAndSmallValuesEndsEachPhaseOnItsStrategyWithAtMostOneSwitch() {
+        // callers, value bytes, behind 1 ms of delay each way?
+        record Phase(int callers, double valueBytes, boolean delayed, StrategySpec expected) {
+        }
+        List<Phase> phases = List.of(
+                new Phase(50, 100 * KIB, false, BLOCKING),   // large values on loopback: the pool, at any number of callers
+                new Phase(200, 100 * KIB, false, BLOCKING),  // callers queue for it, but it is bandwidth-bound: it stays
+                new Phase(8, 100 * KIB, false, BLOCKING),
+                new Phase(50, 100, false, MULTI),            // small values: callers waiting for the pool send them back
+                new Phase(1, 100, false, BLOCKING),          // one caller on small values: the pool again
+                new Phase(200, 100 * KIB, true, MULTI),      // large values on a long round trip: shared connections
+                new Phase(50, 100 * KIB, false, BLOCKING));  // the round trip short again
+        int phase = 300;
+        List<Switch> switches = simulate(blockingPolicy(), MULTI, second -> 0, phase * phases.size(), (t, live, ignored) -> {
+            Phase now = phases.get((int) Math.min(phases.size() - 1, (t / SECOND - 1) / phase));
+            return now.valueBytes() >= 8 * KIB ? largeValueModel(t, live, now.callers(), now.valueBytes(), now.delayed())
+                    : Windows.withValues(model(t, live, now.callers()), now.valueBytes(), LOOPBACK_TRIP);
+        });
+        StrategySpec live = MULTI;
+        for (int p = 0; p < phases.size(); p++) {
+            int start = p * phase;
+            int end = start + phase;
+            Phase expected = phases.get(p);
+            List<Switch> inPhase = switches.stream().filter(change -> change.second() > start && change.second() <= end).toList();
+            assertThat(inPhase).as("phase %s: %s", expected, switches).hasSizeLessThanOrEqualTo(1);
+            for (Switch change : inPhase) {
+                assertThat(change.second() - start).as("settled in phase %s: %s", expected, change)
+                        .isLessThanOrEqualTo(DWELL_SECONDS + 5);
+                live = change.to();
+            }
+            assertThat(live).as("the strategy at the end of phase %s", expected).isEqualTo(expected.expected());
+        }
+        assertThat(switches).extracting(Switch::reason).containsExactly(DecisionReason.LARGE_VALUES,
+                DecisionReason.POOL_CONTENTION, DecisionReason.BLOCKING_FITS, DecisionReason.POOL_CONTENTION,
+                DecisionReason.LARGE_VALUES);
+    }
+
+    @Test
+    void aStableLargeValueLoadGivesNoSwitchAfterSettling() {
+        for (boolean delayed : new boolean[] {false, true}) {
+            for (int callers : new int[] {1, 8, 50, 200}) {
+                List<Switch> switches = simulate(blockingPolicy(), MULTI, second -> callers, 3600,
+                        (t, live, load) -> largeValueModel(t, live, load, 100 * KIB, delayed));
+                assertThat(switches).as("an hour of %d callers at 100 KiB%s", callers, delayed ? " behind a delay" : "")
+                        .hasSizeLessThanOrEqualTo(1);
+                switches.forEach(change -> {
+                    assertThat(change.second()).as("%d callers: %s", callers, change).isLessThanOrEqualTo(DWELL_SECONDS + 5);
+                    assertThat(change.to()).as("large values on a short round trip only").isEqualTo(delayed ? MULTI : BLOCKING);
+                });
+                if (!delayed) {
+                    assertThat(switches).as("%d callers at 100 KiB on loopback", callers).singleElement()
+                            .extracting(Switch::reason).isEqualTo(DecisionReason.LARGE_VALUES);
+                }
+            }
+        }
+    }
+
+    @Test
+    void valuesHoveringAtTheLargeValueThresholdGiveNoSwitch() {
+        // 9 KiB and 17 KiB in turns: large enough to stay on the pool (8 KiB), not always large enough to move to it (16 KiB).
+        for (StrategySpec start : new StrategySpec[] {MULTI, BLOCKING}) {
+            for (int run : new int[] {1, 2, 7, 29}) {
+                List<Switch> switches = simulate(blockingPolicy(), start, second -> 50, 3600, (t, live, callers) ->
+                        largeValueModel(t, live, callers, ((t / SECOND) / run) % 2 == 0 ? 9 * KIB : 17 * KIB, false));
+                assertThat(switches).as("from %s, values changing every %d windows", start, run).isEmpty();
+            }
         }
     }
 

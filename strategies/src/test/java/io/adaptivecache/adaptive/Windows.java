@@ -35,6 +35,14 @@ final class Windows {
                 (long) throughput, meanBorrowWaitNanos, waitingBorrowers, null);
     }
 
+    /** The same window with values of {@code meanValueBytes} per call and a shortest call of {@code minLatencyNanos}. */
+    static WindowSample withValues(WindowSample window, double meanValueBytes, long minLatencyNanos) {
+        return new WindowSample(window.startNanos(), window.endNanos(), window.strategy(), window.openConnections(), window.calls(),
+                window.errors(), window.timeouts(), window.throughput(), window.meanLatencyNanos(), window.p50LatencyNanos(),
+                window.p99LatencyNanos(), minLatencyNanos, window.concurrency(), meanValueBytes, window.borrows(),
+                window.meanBorrowWaitNanos(), window.waitingBorrowers(), window.disturbance());
+    }
+
     static WindowSample disturbed(long endNanos, StrategySpec strategy, String why) {
         return new WindowSample(endNanos - SECOND, endNanos, strategy, strategy.connections(), 5000, 0, 0, 5000, 1e6, 1_000_000,
                 3_000_000, 250_000, 5, 0, 0, 0, 0, why);
