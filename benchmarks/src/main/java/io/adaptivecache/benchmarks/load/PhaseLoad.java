@@ -1,5 +1,7 @@
 package io.adaptivecache.benchmarks.load;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,6 +96,7 @@ public final class PhaseLoad implements AutoCloseable {
         long windowNanos = window.toNanos();
         int windows = (int) Math.max(1, length.toNanos() / windowNanos);
         ClosedLoopRunner.CpuClock cpuBefore = ClosedLoopRunner.CpuClock.now();
+        long gcBefore = gcMillis();
         long callsBefore = this.calls.sum();
         long errorsBefore = this.errors.sum();
         long previous = callsBefore;
@@ -111,6 +114,7 @@ public final class PhaseLoad implements AutoCloseable {
             strategies[i] = strategy == null ? "-" : strategy;
         }
         long cpuNanos = ClosedLoopRunner.CpuClock.now().since(cpuBefore);
+        long gc = gcMillis() - gcBefore;
         long elapsed = System.nanoTime() - started;
         long total = this.calls.sum() - callsBefore;
         // After settling: the second half of the phase.
@@ -122,8 +126,17 @@ public final class PhaseLoad implements AutoCloseable {
         List<LoadedClient.Switch> switches = this.client.switchesSince(startedAt);
         String strategy = this.client.liveStrategy();
         return new PhaseFigures(startedAt, total, total / (elapsed / 1e9), settled, this.errors.sum() - errorsBefore,
-                total == 0 ? 0 : cpuNanos / 1e3 / total, strategy == null ? "-" : strategy, rates, strategies, switches,
-                this.firstError);
+                total == 0 ? 0 : cpuNanos / 1e3 / total, gc / (elapsed / 1e6), strategy == null ? "-" : strategy, rates, strategies,
+                switches, this.firstError);
+    }
+
+    /** Time the collectors took, pauses and (for G1) concurrent cycles, since the JVM started. */
+    private static long gcMillis() {
+        long total = 0;
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            total += Math.max(0, collector.getCollectionTime());
+        }
+        return total;
     }
 
     private void call(int index) {
@@ -188,6 +201,8 @@ public final class PhaseLoad implements AutoCloseable {
      * @param settledOpsPerSecond calls per second over its second half
      * @param errors calls that failed
      * @param cpuMicrosPerCall the JVM's CPU time per call over the phase
+     * @param gcShare the collectors' time over the phase's (a phase spent in collections is the heap's
+     * result, not the client's: large values kept reachable longer than their calls fill it)
      * @param strategy what a self-tuning client ran at its end ({@code -} for a fixed one)
      * @param rates calls per second, window by window
      * @param strategies what it ran at the end of each window
@@ -195,7 +210,7 @@ public final class PhaseLoad implements AutoCloseable {
      * @param firstError the first failure's description, or {@code null}
      */
     public record PhaseFigures(Instant startedAt, long calls, double wholeOpsPerSecond, double settledOpsPerSecond, long errors,
-            double cpuMicrosPerCall, String strategy, double[] rates, String[] strategies, List<LoadedClient.Switch> switches,
+            double cpuMicrosPerCall, double gcShare, String strategy, double[] rates, String[] strategies, List<LoadedClient.Switch> switches,
             String firstError) {
     }
 }

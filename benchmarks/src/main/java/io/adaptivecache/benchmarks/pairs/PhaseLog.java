@@ -29,7 +29,7 @@ final class PhaseLog implements AutoCloseable {
         this.phases = Files.newBufferedWriter(directory.resolve(PHASES), StandardCharsets.UTF_8);
         this.timeline = Files.newBufferedWriter(directory.resolve(TIMELINE), StandardCharsets.UTF_8);
         this.phases.write("backend,sequence,phase,callers,value_bytes,network,cycle,position,target,whole_ops_per_s,settled_ops_per_s,"
-                + "errors,cpu_us_per_call,outside_cores,steal_cores,strategy,switches,last_switch_ms,switch_events\n");
+                + "errors,cpu_us_per_call,gc_share,outside_cores,steal_cores,strategy,switches,last_switch_ms,switch_events\n");
         this.timeline.write("backend,sequence,phase,cycle,target,window,ops_per_s,strategy\n");
         this.phases.flush();
         this.timeline.flush();
@@ -40,12 +40,12 @@ final class PhaseLog implements AutoCloseable {
             String backend = slice.backend().name().toLowerCase(Locale.ROOT);
             String events = slice.switches().stream().map(change -> change.atMillis() + "ms>" + change.to() + ">" + change.reason())
                     .collect(Collectors.joining(" "));
-            this.phases.write(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%s,%d,%d,%s,%.1f,%.1f,%d,%.3f,%.3f,%.3f,%s,%d,%d,%s%n", backend,
+            this.phases.write(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%s,%d,%d,%s,%.1f,%.1f,%d,%.3f,%.3f,%.3f,%.3f,%s,%d,%d,%s%n", backend,
                     slice.plan(), slice.phaseIndex() + 1, slice.workload().threads(), slice.workload().valueBytes(),
                     slice.workload().network().name().toLowerCase(Locale.ROOT), slice.cycle(), slice.position(), slice.target(),
                     slice.wholeOpsPerSecond(), slice.settledOpsPerSecond(), slice.errors(), slice.cpuMicrosPerCall(),
-                    slice.outsideCores(), slice.stealCores(), slice.strategy(), slice.switches().size(), slice.lastSwitchMillis(),
-                    events));
+                    slice.gcShare(), slice.outsideCores(), slice.stealCores(), slice.strategy(), slice.switches().size(),
+                    slice.lastSwitchMillis(), events));
             for (int i = 0; i < slice.rates().length; i++) {
                 this.timeline.write(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%d,%.0f,%s%n", backend, slice.plan(), slice.phaseIndex() + 1,
                         slice.cycle(), slice.target(), i, slice.rates()[i], slice.strategies()[i]));

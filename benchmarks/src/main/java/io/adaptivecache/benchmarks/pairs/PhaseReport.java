@@ -24,6 +24,9 @@ import io.adaptivecache.benchmarks.load.Backend;
  */
 public final class PhaseReport {
 
+    /** A phase whose JVM spent more than this share of it collecting garbage is named in the report. */
+    static final double GC_BOUND = 0.2;
+
     private PhaseReport() {
     }
 
@@ -112,6 +115,17 @@ public final class PhaseReport {
             }
             md.append('\n');
         }
+        List<String> collecting = new ArrayList<>();
+        for (PhaseSlice slice : sequence) {
+            if (slice.gcShare() > GC_BOUND) {
+                collecting.add(String.format(Locale.ROOT, "%s phase %d cycle %d (%.0f%%)", slice.target(), slice.phaseIndex() + 1,
+                        slice.cycle(), slice.gcShare() * 100));
+            }
+        }
+        md.append('\n').append(collecting.isEmpty()
+                ? String.format(Locale.ROOT, "No phase spent more than %.0f%% of its time in garbage collection.%n", GC_BOUND * 100)
+                : String.format(Locale.ROOT, "Phases that spent more than %.0f%% of their time in garbage collection (their figures"
+                        + " are the heap's as much as the client's): %s.%n", GC_BOUND * 100, String.join(", ", collecting)));
         return md.toString();
     }
 

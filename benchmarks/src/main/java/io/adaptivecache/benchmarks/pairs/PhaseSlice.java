@@ -21,6 +21,7 @@ import io.adaptivecache.benchmarks.load.Workload;
  * @param settledOpsPerSecond calls per second over its second half
  * @param errors calls that failed
  * @param cpuMicrosPerCall the target JVM's CPU time per call
+ * @param gcShare the target JVM's collectors' time over the phase's
  * @param strategy what an adaptive target ran at the phase's end ({@code -} for fixed ones)
  * @param switches an adaptive target's switches in the phase
  * @param rates calls per second, window by window
@@ -30,7 +31,7 @@ import io.adaptivecache.benchmarks.load.Workload;
  * @param firstError the first failure, or empty
  */
 public record PhaseSlice(Backend backend, String plan, int phaseIndex, Workload workload, int cycle, int position, String target,
-        double wholeOpsPerSecond, double settledOpsPerSecond, long errors, double cpuMicrosPerCall, String strategy,
+        double wholeOpsPerSecond, double settledOpsPerSecond, long errors, double cpuMicrosPerCall, double gcShare, String strategy,
         List<Switch> switches, double[] rates, String[] strategies, double outsideCores, double stealCores, String firstError) {
 
     /**
@@ -47,7 +48,7 @@ public record PhaseSlice(Backend backend, String plan, int phaseIndex, Workload 
      */
     static PhaseSlice parse(Backend backend, PhasePlan plan, int phaseIndex, int cycle, int position, String target, String[] f,
             HostLoad.Share share) {
-        String[] windows = f[6].split(",");
+        String[] windows = f[7].split(",");
         double[] rates = new double[windows.length];
         String[] strategies = new String[windows.length];
         for (int i = 0; i < windows.length; i++) {
@@ -56,15 +57,16 @@ public record PhaseSlice(Backend backend, String plan, int phaseIndex, Workload 
             strategies[i] = windows[i].substring(slash + 1);
         }
         List<Switch> switches = new ArrayList<>();
-        if (!f[7].equals("-")) {
-            for (String event : f[7].split(",")) {
+        if (!f[8].equals("-")) {
+            for (String event : f[8].split(",")) {
                 String[] parts = event.split(">");
                 switches.add(new Switch(Long.parseLong(parts[0]), parts[1], parts[2]));
             }
         }
         return new PhaseSlice(backend, plan.name(), phaseIndex, plan.phases().get(phaseIndex).workload(backend, plan.viaProxy()), cycle,
                 position, target, Double.parseDouble(f[0]), Double.parseDouble(f[1]), Long.parseLong(f[2]), Double.parseDouble(f[3]),
-                f[4], List.copyOf(switches), rates, strategies, share.outside(), share.steal(), f.length > 8 ? f[8] : "");
+                Double.parseDouble(f[6]), f[4], List.copyOf(switches), rates, strategies, share.outside(), share.steal(),
+                f.length > 9 ? f[9] : "");
     }
 
     /**

@@ -34,7 +34,7 @@ import io.adaptivecache.redis.RedisTransport;
  * close                                                closes the client           → ok
  * phase-open HOST PORT                                 opens a fresh client for a phase run, no caller yet → ok
  * phase CALLERS VALUE_BYTES LENGTH_MS WINDOW_MS        sets the running load and measures it → phase WHOLE_OPS_PER_S SETTLED_OPS_PER_S
- *                                                      ERRORS CPU_US_PER_CALL STRATEGY SWITCHES TIMELINE EVENTS [ERROR]
+ *                                                      ERRORS CPU_US_PER_CALL STRATEGY SWITCHES GC_SHARE TIMELINE EVENTS [ERROR]
  * phase-close                                          stops the callers and closes the client → ok
  * quit                                                 exits
  * </pre>
@@ -156,9 +156,9 @@ public final class SliceWorker {
 
     /** One line: the figures, then the timeline as {@code rate/strategy} per window and the switches as {@code ms>to>reason}. */
     static String phaseReply(PhaseLoad.PhaseFigures figures) {
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "phase %.1f %.1f %d %.3f %s %d ", figures.wholeOpsPerSecond(),
-                figures.settledOpsPerSecond(), figures.errors(), figures.cpuMicrosPerCall(), figures.strategy().replace(' ', '_'),
-                figures.switches().size()));
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "phase %.1f %.1f %d %.3f %s %d %.3f ",
+                figures.wholeOpsPerSecond(), figures.settledOpsPerSecond(), figures.errors(), figures.cpuMicrosPerCall(),
+                figures.strategy().replace(' ', '_'), figures.switches().size(), figures.gcShare()));
         for (int i = 0; i < figures.rates().length; i++) {
             line.append(i == 0 ? "" : ",").append(Math.round(figures.rates()[i])).append('/')
                     .append(figures.strategies()[i].replace(' ', '_'));

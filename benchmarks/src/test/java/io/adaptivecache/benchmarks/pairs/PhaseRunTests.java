@@ -22,7 +22,7 @@ class PhaseRunTests {
     @Test
     void whatTheWorkerWritesIsWhatTheParentReads() {
         Instant start = Instant.parse("2026-11-24T10:00:00Z");
-        PhaseLoad.PhaseFigures figures = new PhaseLoad.PhaseFigures(start, 12_345, 20_575.4, 31_000.5, 2, 17.25, "POOLED(20)",
+        PhaseLoad.PhaseFigures figures = new PhaseLoad.PhaseFigures(start, 12_345, 20_575.4, 31_000.5, 2, 17.25, 0.125, "POOLED(20)",
                 new double[] {10_000, 30_000, 32_000}, new String[] {"MULTI(2)", "POOLED(20)", "POOLED(20)"},
                 List.of(new LoadedClient.Switch(start.plusMillis(1_480), "POOLED(20)", "BLOCKING_FITS")), "Timeout: after 5 s");
         String reply = SliceWorker.phaseReply(figures);
@@ -38,6 +38,7 @@ class PhaseRunTests {
         assertThat(slice.settledOpsPerSecond()).isEqualTo(31_000.5);
         assertThat(slice.errors()).isEqualTo(2);
         assertThat(slice.cpuMicrosPerCall()).isEqualTo(17.25);
+        assertThat(slice.gcShare()).isEqualTo(0.125);
         assertThat(slice.strategy()).isEqualTo("POOLED(20)");
         assertThat(slice.rates()).containsExactly(10_000, 30_000, 32_000);
         assertThat(slice.strategies()).containsExactly("MULTI(2)", "POOLED(20)", "POOLED(20)");
@@ -100,11 +101,11 @@ class PhaseRunTests {
         for (int index = 0; index < CALLERS.phases().size(); index++) {
             for (int cycle = 1; cycle <= 2; cycle++) {
                 slices.add(new PhaseSlice(Backend.REDIS, "callers", index, CALLERS.phases().get(index).workload(Backend.REDIS, false),
-                        cycle, 0, "ours-adaptive-jedis@io_uring", 1_000, 1_000, 0, 10, "MULTI(2)",
+                        cycle, 0, "ours-adaptive-jedis@io_uring", 1_000, 1_000, 0, 10, 0, "MULTI(2)",
                         List.of(new PhaseSlice.Switch(500, "MULTI(2)", "CONNECTION_SATURATED")), new double[] {500, 1_000, 1_500},
                         new String[] {"POOLED(20)", "MULTI(2)", "MULTI(2)"}, 0, 0, ""));
                 slices.add(new PhaseSlice(Backend.REDIS, "callers", index, CALLERS.phases().get(index).workload(Backend.REDIS, false),
-                        cycle, 1, "jedis-pool-8", 1_000, 1_000, 0, 10, "-", List.of(), new double[] {900, 900, 900},
+                        cycle, 1, "jedis-pool-8", 1_000, 1_000, 0, 10, 0, "-", List.of(), new double[] {900, 900, 900},
                         new String[] {"-", "-", "-"}, 0, 0, ""));
             }
         }
@@ -123,6 +124,6 @@ class PhaseRunTests {
             switches.add(new PhaseSlice.Switch(at, "MULTI(2)", "CONNECTION_SATURATED"));
         }
         return new PhaseSlice(Backend.REDIS, "callers", 2, CALLERS.phases().get(2).workload(Backend.REDIS, false), cycle, 0, target,
-                whole, settled, 0, 10, "MULTI(2)", switches, new double[] {whole}, new String[] {"MULTI(2)"}, 0, 0, "");
+                whole, settled, 0, 10, 0, "MULTI(2)", switches, new double[] {whole}, new String[] {"MULTI(2)"}, 0, 0, "");
     }
 }
