@@ -60,7 +60,8 @@ public record GoalSet(String name, List<Goal> goals) {
             case "redis" -> redis();
             case "memcached" -> memcached();
             case "quick" -> quick();
-            default -> throw new IllegalArgumentException("Unknown goal set '" + name + "'; known: redis, memcached, quick");
+            case "overhead" -> overhead();
+            default -> throw new IllegalArgumentException("Unknown goal set '" + name + "'; known: redis, memcached, overhead, quick");
         };
     }
 
@@ -129,6 +130,26 @@ public record GoalSet(String name, List<Goal> goals) {
     }
 
     /**
+     * Our per-call bookkeeping: client CPU per call of the template against the same client written
+     * by hand, at most 5% more at 1 and 8 callers (Lettuce shared, JedisPool, XMemcached), with an
+     * A/A control on CPU per call so that the instrument's own spread is on the page.
+     * @return the set
+     */
+    static GoalSet overhead() {
+        Backend redis = Backend.REDIS;
+        Backend memcached = Backend.MEMCACHED;
+        Map<Integer, Double> within5 = Map.of(1, 1.05, 8, 1.05);
+        List<Goal> goals = new ArrayList<>();
+        goals.add(cpu("ours-single@nio", redis, "lettuce-single@nio", within5));
+        goals.add(cpu("ours-jedis-pooled-8", redis, "jedis-pool-8", within5));
+        goals.add(cpuControl(redis, "jedis-pool-8"));
+        goals.add(cpu("ours-x-multi", memcached, "xmemcached", within5));
+        goals.add(cpuControl(memcached, "xmemcached"));
+        goals.add(cpu("ours-multi", memcached, "spy-array", within5));
+        return new GoalSet("overhead", goals);
+    }
+
+    /**
      * A short set for CI: one comparison, one A/A control and one CPU comparison on Redis.
      * @return the set
      */
@@ -168,9 +189,18 @@ public record GoalSet(String name, List<Goal> goals) {
                 Measure.THROUGHPUT, Map.of(), true);
     }
 
+    private static Goal cpuControl(Backend backend, String target) {
+        return new Goal("A/A: client CPU per call, " + target + " ÷ " + target + " in a second JVM", CONTROL, backend, target + TWIN,
+                List.of(target), Measure.CPU_PER_CALL, Map.of(), true);
+    }
+
     private static Goal cpu(String numerator, Backend backend, String denominator) {
+        return cpu(numerator, backend, denominator, Map.of());
+    }
+
+    private static Goal cpu(String numerator, Backend backend, String denominator, Map<Integer, Double> thresholds) {
         return new Goal("client CPU per call: " + numerator + " ÷ " + denominator, CPU, backend, numerator,
-                List.of(denominator), Measure.CPU_PER_CALL, Map.of(), false);
+                List.of(denominator), Measure.CPU_PER_CALL, thresholds, false);
     }
 
     /** The suffix of an A/A twin: the same target in a JVM of its own. */

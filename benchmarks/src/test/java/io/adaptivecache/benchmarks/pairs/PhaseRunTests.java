@@ -9,6 +9,7 @@ import java.util.List;
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.LoadedClient;
 import io.adaptivecache.benchmarks.load.PhaseLoad;
+import io.adaptivecache.benchmarks.targets.Targets;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,6 +19,18 @@ class PhaseRunTests {
     private static final PhasePlan CALLERS = PhasePlan.named("callers");
 
     private static final Duration BOUND = Duration.ofMillis(2500);
+
+    @Test
+    void everyTargetOfAPhaseRunIsInTheCatalogSoThatARunCannotFailAnHourIn() {
+        Duration any = Duration.ofSeconds(1);
+        for (Backend backend : List.of(Backend.REDIS, Backend.MEMCACHED)) {
+            List<String> catalog = Targets.all(2, any, any, any, any).stream().filter(target -> target.backend() == backend)
+                    .map(target -> target.id()).toList();
+            assertThat(PhaseGoals.targets(backend)).isNotEmpty().allSatisfy(target -> assertThat(catalog)
+                    .as("%s on %s", target, backend).contains(target.replaceAll("@.*", "")));
+            assertThat(PhaseGoals.targets(backend)).containsAll(PhaseGoals.adaptive(backend));
+        }
+    }
 
     @Test
     void whatTheWorkerWritesIsWhatTheParentReads() {
