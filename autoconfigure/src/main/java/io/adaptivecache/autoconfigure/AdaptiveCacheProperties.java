@@ -183,8 +183,18 @@ public class AdaptiveCacheProperties {
         /** How long a new strategy is compared against the one it replaced before it is kept or rolled back. */
         private Duration trial = Duration.ofSeconds(30);
 
-        /** Most connections the switcher grows a multi strategy to. Defaults to the number of available processors. */
+        /**
+         * Most connections the switcher grows a multi strategy to. Defaults to the number of available processors, or
+         * connection-limit if that is lower; at most connection-limit.
+         */
         private Integer maxConnections;
+
+        /**
+         * Most connections (N of multi, max-total of pooled) that any strategy chosen at runtime may have: an Actuator pin
+         * or trial asking for more is refused (400) before anything is opened, and max-connections and
+         * blocking-pool.pool-size may not exceed it. The strategy the template starts with is not checked.
+         */
+        private int connectionLimit = 64; // StrategySwitcher.DEFAULT_CONNECTION_LIMIT, as a literal for the metadata's default
 
         /** Fewer calls in a window make it too thin to judge. */
         private long minCallsPerWindow = 200;
@@ -248,6 +258,14 @@ public class AdaptiveCacheProperties {
             this.maxConnections = maxConnections;
         }
 
+        public int getConnectionLimit() {
+            return this.connectionLimit;
+        }
+
+        public void setConnectionLimit(int connectionLimit) {
+            this.connectionLimit = connectionLimit;
+        }
+
         public long getMinCallsPerWindow() {
             return this.minCallsPerWindow;
         }
@@ -285,9 +303,11 @@ public class AdaptiveCacheProperties {
 
         /**
          * Mean value size per call (values written or found) from which values count as large: large values on a short round
-         * trip move to the blocking pool at any number of callers, and stay there while they are at least half this size.
+         * trip move to the blocking pool at any number of callers, and stay there while they are at least half this size. Unset
+         * by default (the rule is off): with the template's own timeout timer, shared connections measured level with a
+         * blocking pool at 100 KiB; try 16KB where a blocking pool measures ahead.
          */
-        private DataSize largeValueSize = DataSize.ofKilobytes(16);
+        private DataSize largeValueSize;
 
         /** Longest round trip (the shortest call of a window) at which large values move to the blocking pool. */
         private Duration maxRoundTrip = Duration.ofNanos(500_000);

@@ -78,10 +78,25 @@ public class AdaptiveCacheSwitchers {
         // A template with blocking POOLED connections lets the policy move a few callers onto them.
         ThresholdStrategyPolicy.BlockingPool blockingPool = template.pooledConnectionsBlock() && adaptive.getBlockingPool().isEnabled()
                 ? blockingPool(prefix + ".adaptive.blocking-pool", adaptive.getBlockingPool()) : null;
+        if (blockingPool != null && blockingPool.poolSize() > adaptive.getConnectionLimit()) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".adaptive.blocking-pool.pool-size", blockingPool.poolSize(),
+                    "it must be at most " + prefix + ".adaptive.connection-limit (" + adaptive.getConnectionLimit() + ")");
+        }
         StrategySwitcher switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(policy, blockingPool), adaptive.getWindow(),
-                adaptive.getMode(), pinned, System::nanoTime, Clock.systemUTC(), this::publish);
+                adaptive.getMode(), pinned, System::nanoTime, Clock.systemUTC(), this::publish, adaptive.getConnectionLimit());
         this.switchers.put(template.name(), switcher);
         switcher.start();
+    }
+
+    /**
+     * The property that holds a template's connection limit ({@link StrategySwitcher#connectionLimit()}),
+     * for messages that tell an operator where to raise it.
+     * @param name the template's name
+     * @return the property, such as {@code adaptive-cache.redis.adaptive.connection-limit}, or
+     *         {@code null} for a template that no property configures
+     */
+    public String connectionLimitProperty(String name) {
+        return settingsOf(name) != null ? "adaptive-cache." + name + ".adaptive.connection-limit" : null;
     }
 
     void stopAll() {
@@ -112,11 +127,19 @@ public class AdaptiveCacheSwitchers {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".max-connections", maxConnections,
                     "it must be at least 1 (leave it unset for one per processor)");
         }
+        int limit = adaptive.getConnectionLimit();
+        if (limit < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".connection-limit", limit, "it must be at least 1");
+        }
+        if (maxConnections != null && maxConnections > limit) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-connections", maxConnections,
+                    "it must be at most " + prefix + ".connection-limit (" + limit + ")");
+        }
         if (adaptive.getMaxSwitchesPerHour() < 1) {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".max-switches-per-hour", adaptive.getMaxSwitchesPerHour(),
                     "it must be at least 1");
         }
-        return new ThresholdStrategyPolicy.Settings(maxConnections != null ? maxConnections : defaults.maxConnections(),
+        return new ThresholdStrategyPolicy.Settings(maxConnections != null ? maxConnections : Math.min(defaults.maxConnections(), limit),
                 defaults.selector(), adaptive.getMinCallsPerWindow(), defaults.growAbove(), defaults.shrinkBelow(),
                 defaults.poolWaitRatio(), defaults.confirmWindows(), adaptive.getDwell(),
                 defaults.maxDwell().compareTo(adaptive.getDwell()) < 0 ? adaptive.getDwell() : defaults.maxDwell(),
@@ -131,13 +154,15 @@ public class AdaptiveCacheSwitchers {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".pool-size", settings.getPoolSize(), "it must be at least 1");
         }
         positive(prefix + ".max-round-trip", settings.getMaxRoundTrip());
-        if (settings.getLargeValueSize() == null || settings.getLargeValueSize().toBytes() < 2) {
+        if (settings.getLargeValueSize() != null && settings.getLargeValueSize().toBytes() < 2) {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".large-value-size", settings.getLargeValueSize(),
-                    "it must be at least 2 bytes (values stay large down to half of it)");
+                    "it must be at least 2 bytes (values stay large down to half of it), or unset to leave the rule off");
         }
+        long largeValueBytes = settings.getLargeValueSize() == null ? ThresholdStrategyPolicy.BlockingPool.DEFAULT_LARGE_VALUE_BYTES
+                : settings.getLargeValueSize().toBytes();
         try {
             return new ThresholdStrategyPolicy.BlockingPool(settings.getMaxConcurrency(), settings.getMaxMeanLatency(),
-                    settings.getPoolSize(), settings.getMaxWait(), settings.getLargeValueSize().toBytes(), settings.getMaxRoundTrip());
+                    settings.getPoolSize(), settings.getMaxWait(), largeValueBytes, settings.getMaxRoundTrip());
         }
         catch (IllegalArgumentException ex) {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".max-concurrency", settings.getMaxConcurrency(),

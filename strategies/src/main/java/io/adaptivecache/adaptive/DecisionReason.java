@@ -44,6 +44,10 @@ public enum DecisionReason {
      * rather than every value passing through a shared connection's one I/O thread.
      */
     LARGE_VALUES,
+
+    /** A rule called for a move that lost its trial at a load like this one: not tried again until the load changes. */
+    REJECTED_AT_THIS_LOAD,
+
     /** Pinned by configuration or by an operator. */
     PINNED,
     /** Switched by an operator. */

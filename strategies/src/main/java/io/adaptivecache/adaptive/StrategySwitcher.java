@@ -27,13 +27,25 @@ import org.slf4j.LoggerFactory;
  * <p>Modes: {@link AdaptiveMode#AUTO} acts, {@link AdaptiveMode#ADVISE} only reports; a pinned
  * strategy (by configuration or {@link #pin}) overrides both until {@link #unpin}. An operator
  * can also {@link #forceTrial} a strategy, which the policy judges like its own switches. A
- * warm-up failure keeps the incumbent and the policy backs off. Every switch is logged once at
+ * warm-up failure keeps the incumbent, and after one of its own switches the policy backs off. Every switch is logged once at
  * INFO, kept in a bounded history and passed to the listener.
+ *
+ * <p>An operator's {@link #pin} or {@link #forceTrial} asks for at most the
+ * {@linkplain #connectionLimit() connection limit} (checked before anything is opened), and
+ * changes nothing unless its strategy opens: a strategy that cannot be opened leaves the pin,
+ * the live strategy and the policy as they were (the attempt is only recorded in the history,
+ * with outcome {@link SwitchEvent.Outcome#FAILED}).
  */
 public final class StrategySwitcher implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(StrategySwitcher.class);
     private static final int HISTORY = 32;
+
+    /**
+     * The connection limit of a switcher created without one: an operator may ask for at most
+     * 64 connections (N of MULTI, max-total of POOLED).
+     */
+    public static final int DEFAULT_CONNECTION_LIMIT = 64;
 
     private final DefaultCacheTemplate<?> template;
     private final StrategyPolicy policy;
@@ -42,6 +54,7 @@ public final class StrategySwitcher implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final Clock wallClock;
     private final SwitchListener listener;
+    private final int connectionLimit;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<SwitchEvent> history = new ArrayDeque<>(HISTORY);
     private volatile StrategySpec pinned;
@@ -51,7 +64,8 @@ public final class StrategySwitcher implements AutoCloseable {
     private ScheduledExecutorService executor;
 
     /**
-     * Creates a switcher that is not started yet.
+     * Creates a switcher that is not started yet, whose operator requests may ask for at most
+     * {@link #DEFAULT_CONNECTION_LIMIT} connections.
      * @param template the template to watch
      * @param policy decides, one window at a time
      * @param window how often to sample and decide
@@ -63,6 +77,30 @@ public final class StrategySwitcher implements AutoCloseable {
      */
     public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
             StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener) {
+        this(template, policy, window, mode, pinned, nanoClock, wallClock, listener, DEFAULT_CONNECTION_LIMIT);
+    }
+
+    /**
+     * Creates a switcher that is not started yet.
+     * @param template the template to watch
+     * @param policy decides, one window at a time
+     * @param window how often to sample and decide
+     * @param mode act or only advise
+     * @param pinned a strategy pinned by configuration, or {@code null} to let the policy decide
+     * @param nanoClock the policy's clock ({@code System::nanoTime}, or a fake one in tests)
+     * @param wallClock the clock for event timestamps
+     * @param listener hears of every switch
+     * @param connectionLimit the most connections (N of MULTI, max-total of POOLED) an operator's
+     *        {@link #pin} or {@link #forceTrial} may ask for; at least 1. The policy is expected to
+     *        stay within it too (give it a cap no higher); the strategy the template started with
+     *        is not checked.
+     */
+    public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
+            StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit) {
+        if (connectionLimit < 1) {
+            throw new IllegalArgumentException("The connection limit must be at least 1, was " + connectionLimit);
+        }
+        this.connectionLimit = connectionLimit;
         this.template = Objects.requireNonNull(template, "template");
         this.policy = Objects.requireNonNull(policy, "policy");
         this.window = Objects.requireNonNull(window, "window");
@@ -131,18 +169,43 @@ public final class StrategySwitcher implements AutoCloseable {
     }
 
     /**
-     * Pins a strategy: switches to it now and ignores the policy until {@link #unpin()}.
+     * Pins a strategy: switches to it now and ignores the policy until {@link #unpin()}. The pin
+     * is recorded only once the strategy is live: if it cannot be opened, the incumbent keeps
+     * serving, the previous pin (or its absence) stays, the policy is not told, and the returned
+     * event has the outcome {@link SwitchEvent.Outcome#FAILED} with the cause in its evidence.
      * @param spec the strategy
-     * @return the switch, or {@code null} if it was already live
+     * @return the switch (possibly {@link SwitchEvent.Outcome#FAILED}), or {@code null} if it was already live
+     * @throws IllegalArgumentException if {@code spec} asks for more connections than the
+     *         {@linkplain #connectionLimit() limit}; nothing is opened
      */
     public SwitchEvent pin(StrategySpec spec) {
+        checkLimit(Objects.requireNonNull(spec, "spec"));
         this.lock.lock();
         try {
-            this.pinned = Objects.requireNonNull(spec, "spec");
-            return operatorSwitch(spec, false, "pinned by an operator");
+            SwitchEvent event = operatorSwitch(spec, false, "pinned by an operator");
+            if (event == null || event.outcome() == SwitchEvent.Outcome.SWITCHED) {
+                this.pinned = spec;
+            }
+            return event;
         }
         finally {
             this.lock.unlock();
+        }
+    }
+
+    /**
+     * The most connections (N of MULTI, max-total of POOLED) that {@link #pin} and
+     * {@link #forceTrial} accept.
+     * @return the limit, at least 1
+     */
+    public int connectionLimit() {
+        return this.connectionLimit;
+    }
+
+    private void checkLimit(StrategySpec spec) {
+        if (spec.connections() > this.connectionLimit) {
+            throw new IllegalArgumentException(spec + " asks for " + spec.connections() + " connections, above the limit of "
+                    + this.connectionLimit + " of template '" + this.template.name() + "'");
         }
     }
 
@@ -159,15 +222,22 @@ public final class StrategySwitcher implements AutoCloseable {
 
     /**
      * Switches to a strategy on trial: the policy compares it with the one it replaced and rolls
-     * it back if it does worse (in {@link AdaptiveMode#AUTO}). Unpins.
+     * it back if it does worse (in {@link AdaptiveMode#AUTO}). Unpins, once the strategy is live
+     * (or if it already was): if it cannot be opened, nothing changes, as for {@link #pin}.
      * @param spec the strategy to try
-     * @return the switch, or {@code null} if it was already live
+     * @return the switch (possibly {@link SwitchEvent.Outcome#FAILED}), or {@code null} if it was already live
+     * @throws IllegalArgumentException if {@code spec} asks for more connections than the
+     *         {@linkplain #connectionLimit() limit}; nothing is opened
      */
     public SwitchEvent forceTrial(StrategySpec spec) {
+        checkLimit(Objects.requireNonNull(spec, "spec"));
         this.lock.lock();
         try {
-            this.pinned = null;
-            return operatorSwitch(spec, true, "trial forced by an operator");
+            SwitchEvent event = operatorSwitch(spec, true, "trial forced by an operator");
+            if (event == null || event.outcome() == SwitchEvent.Outcome.SWITCHED) {
+                this.pinned = null;
+            }
+            return event;
         }
         finally {
             this.lock.unlock();
@@ -195,7 +265,10 @@ public final class StrategySwitcher implements AutoCloseable {
                     report.to(), decision.reason(), decision.evidence(), report.warmUp().toMillis(), report.drain().toMillis());
         }
         catch (RuntimeException ex) {
-            this.policy.onSwitch(decision, false, false, now);
+            // The policy backs off after its own failed switches; an operator's that failed changes nothing.
+            if (decision.reason() != DecisionReason.OPERATOR) {
+                this.policy.onSwitch(decision, false, false, now);
+            }
             event = new SwitchEvent(this.template.name(), this.wallClock.instant(), decision.current(), decision.target(),
                     decision.reason(), decision.evidence() + "; failed: " + ex.getMessage(), SwitchEvent.Outcome.FAILED,
                     Duration.ZERO, Duration.ZERO);

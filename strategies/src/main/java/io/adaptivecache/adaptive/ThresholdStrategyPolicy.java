@@ -39,7 +39,10 @@ import io.adaptivecache.strategy.StrategyType;
  * trial against the incumbent's recent windows and rolled back only if the median of its windows'
  * mean latencies at comparable load exceeds the incumbent's median divided by
  * {@code 1 - trialTolerance} (a median, so that one noisy window cannot overturn a trial); each
- * rollback doubles the dwell; repeated rollbacks suppress changes; an hourly budget caps them.
+ * rollback doubles the dwell, and the move is not proposed again while the load stays like the
+ * one it lost at; a trial during which the round trip (a window's shortest call) moved 3x is kept
+ * without comparison, since the network changed, not the strategy; repeated rollbacks suppress
+ * changes; an hourly budget caps them.
  * Disturbed or thin windows count neither for nor against a change.
  * <p>Trials are judged on latency, not throughput: in production the arrivals are set by the
  * service's traffic (an open loop), so a strategy changes how long each call takes, and with it
@@ -56,6 +59,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
 
     private static final long HOUR = Duration.ofHours(1).toNanos();
     private static final int BASELINE_WINDOWS = 10;
+    private static final int MAX_REJECTIONS = 8;
 
     private final Settings settings;
     private final BlockingPool blockingPool;
@@ -63,6 +67,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     private final Deque<Long> switchTimes = new ArrayDeque<>();
     private final Deque<Long> rollbackTimes = new ArrayDeque<>();
     private final List<WindowSample> trialWindows = new ArrayList<>();
+    private final Deque<Rejection> rejections = new ArrayDeque<>();
     private long lastChangeNanos = Long.MIN_VALUE;
     private long dwellNanos;
     private boolean suppressing;
@@ -119,6 +124,15 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         long sinceChange = now - this.lastChangeNanos;
         // Every window is judged, during the dwell too: a proposal must hold without a break for a whole dwell.
         Decision proposal = propose(window, now);
+        if (proposal.isSwitch()) {
+            Rejection rejected = rejectedAtThisLoad(proposal.target(), window, now);
+            if (rejected != null) {
+                proposal = Decision.stay(now, current, DecisionReason.REJECTED_AT_THIS_LOAD, proposal.reason() + " toward "
+                        + proposal.target() + ", which lost its trial " + seconds(now - rejected.atNanos()) + " s ago at a load like"
+                        + " this one (" + String.format(Locale.ROOT, "concurrency %.1f, now %.1f", rejected.concurrency(),
+                                window.concurrency()) + "): " + proposal.evidence());
+            }
+        }
         if (!proposal.isSwitch()) {
             this.candidate = null;
             this.candidateWindows = 0;
@@ -149,6 +163,18 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
                     this.switchTimes.size() + " switches in the last hour; " + proposal.reason() + " waits");
         }
         return proposal;
+    }
+
+    private Rejection rejectedAtThisLoad(StrategySpec target, WindowSample window, long now) {
+        while (!this.rejections.isEmpty() && now - this.rejections.peekFirst().atNanos() > this.settings.maxDwell().toNanos()) {
+            this.rejections.removeFirst();
+        }
+        for (Rejection rejection : this.rejections) {
+            if (rejection.matches(target, window)) {
+                return rejection;
+            }
+        }
+        return null;
     }
 
     private Decision dwell(long now, StrategySpec current, long sinceChange) {
@@ -228,6 +254,8 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         double trialLatency = median(this.trialWindows.stream().mapToDouble(WindowSample::meanLatencyNanos).toArray());
         double trialThroughput = median(this.trialWindows.stream().mapToDouble(WindowSample::throughput).toArray());
         double trialConcurrency = median(this.trialWindows.stream().mapToDouble(WindowSample::concurrency).toArray());
+        double trialRoundTrip = median(this.trialWindows.stream().mapToDouble(WindowSample::minLatencyNanos).toArray());
+        double trialValueBytes = median(this.trialWindows.stream().mapToDouble(WindowSample::meanValueBytes).toArray());
         this.trialWindows.clear();
         double limit = running.baselineLatency() / (1 - this.settings.trialTolerance());
         String figures = String.format(Locale.ROOT, "median mean latency %s on %s vs %s on %s (limit %s); %.0f vs %.0f calls/s,"
@@ -237,7 +265,9 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         double concurrencyRatio = trialConcurrency / Math.max(1e-9, running.baselineConcurrency());
         double throughputRatio = trialThroughput / Math.max(1e-9, running.baselineThroughput());
         // More callers (or arrivals) raise both figures and fewer lower both; a strategy alone moves them apart.
-        boolean loadChanged = (concurrencyRatio >= 2.0 && throughputRatio >= 2.0) || (concurrencyRatio <= 0.5 && throughputRatio <= 0.5);
+        boolean loadChanged = (concurrencyRatio >= 2.0 && throughputRatio >= 2.0) || (concurrencyRatio <= 0.5 && throughputRatio <= 0.5)
+                // The shortest call is the round trip no strategy hides or adds: when it moved 3x, the network changed.
+                || !similarRoundTrip(trialRoundTrip, running.baselineRoundTrip());
         boolean comparableLoad = running.baselineLatency() > 0 && !loadChanged;
         if (comparableLoad && trialLatency > limit) {
             expire(this.rollbackTimes, now);
@@ -246,6 +276,11 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
             if (this.rollbackTimes.size() >= this.settings.suppressAfterRollbacks()) {
                 this.suppressing = true;
                 this.suppressedUntil = now + this.settings.suppression().toNanos();
+            }
+            // Remember the move and the load it lost at, so that the same load cannot propose it again.
+            this.rejections.addLast(new Rejection(running.candidate(), trialConcurrency, trialValueBytes, trialRoundTrip, now));
+            while (this.rejections.size() > MAX_REJECTIONS) {
+                this.rejections.removeFirst();
             }
             return new Decision(now, window.strategy(), running.incumbent(), DecisionReason.ROLLBACK, figures);
         }
@@ -274,7 +309,8 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
             this.trial = new Trial(decision.current(), decision.target(), now + this.settings.trial().toNanos(),
                     median(baseline.stream().mapToDouble(WindowSample::meanLatencyNanos).toArray()),
                     median(baseline.stream().mapToDouble(WindowSample::throughput).toArray()),
-                    median(baseline.stream().mapToDouble(WindowSample::concurrency).toArray()));
+                    median(baseline.stream().mapToDouble(WindowSample::concurrency).toArray()),
+                    median(baseline.stream().mapToDouble(WindowSample::minLatencyNanos).toArray()));
         }
         else {
             this.trial = null;
@@ -364,8 +400,16 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     public record BlockingPool(double maxConcurrency, Duration maxMeanLatency, int poolSize, Duration maxWait,
             long largeValueBytes, Duration maxRoundTrip) {
 
-        /** Values of 16 KiB or more per call count as large by default. */
-        public static final long DEFAULT_LARGE_VALUE_BYTES = 16 * 1024;
+        /**
+         * No value size counts as large by default: the large-value rule is opt-in. It was
+         * measured when Lettuce's 100 ms timeout tick kept every completed 100 KiB command alive
+         * (a blocking pool then led at 8 to 200 callers); with the template's 10 ms tick a phase
+         * run at 100 KiB and 50 callers found the blocking pools level with shared connections
+         * (JedisPool(50) 35.9k calls/s, our MULTI(2) 35.0k, SINGLE 34.9k), so moving there buys a
+         * trial and nothing else. {@code 16 * 1024} is the level to try where a blocking pool
+         * measures ahead.
+         */
+        public static final long DEFAULT_LARGE_VALUE_BYTES = Long.MAX_VALUE;
 
         /**
          * A round trip of at most 500 us counts as short by default: loopback and a local network
@@ -379,8 +423,8 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * to 1 s (as long as a command may take by default): when load surges, callers wait for
          * the pool rather than fail while the policy moves them to shared connections. On this
          * project's machine a blocking pool led shared Lettuce connections up to about 8 callers
-         * on loopback (1.25x at 8 threads) and fell behind from about 50 at 100-byte values. Large
-         * values from 16 KiB on a round trip of at most 500 us.
+         * on loopback (1.25x at 8 threads) and fell behind from about 50 at 100-byte values. The
+         * large-value rule is off ({@link #DEFAULT_LARGE_VALUE_BYTES}).
          */
         public static final BlockingPool DEFAULTS = new BlockingPool(10, Duration.ofMillis(1), 20, Duration.ofSeconds(1));
 
@@ -439,7 +483,32 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     }
 
     private record Trial(StrategySpec incumbent, StrategySpec candidate, long until, double baselineLatency,
-            double baselineThroughput, double baselineConcurrency) {
+            double baselineThroughput, double baselineConcurrency, double baselineRoundTrip) {
+    }
+
+    /**
+     * A move that lost its trial, and the load it lost at: the same move is not proposed again
+     * while the load stays like that one (calls in flight within 2x, value size within 2x, the
+     * round trip within 3x), for as long as the longest dwell. A rule whose premise does not hold
+     * on this path (a blocking pool behind a proxy that spends a thread per connection) then costs
+     * one trial, not one every dwell.
+     */
+    private record Rejection(StrategySpec target, double concurrency, double valueBytes, double roundTrip, long atNanos) {
+
+        boolean matches(StrategySpec proposed, WindowSample window) {
+            return this.target.equals(proposed) && within(window.concurrency(), this.concurrency, 2)
+                    && (Math.max(window.meanValueBytes(), this.valueBytes) < 1024 || within(window.meanValueBytes(), this.valueBytes, 2))
+                    && similarRoundTrip(window.minLatencyNanos(), this.roundTrip);
+        }
+    }
+
+    private static boolean within(double a, double b, double factor) {
+        return a <= b * factor && b <= a * factor;
+    }
+
+    /** Round trips under 250 µs are all "short" (loopback jitters between 30 and 120 µs); above, within 3x. */
+    private static boolean similarRoundTrip(double a, double b) {
+        return Math.max(a, b) < 250_000 || within(a, b, 3);
     }
 
     /**

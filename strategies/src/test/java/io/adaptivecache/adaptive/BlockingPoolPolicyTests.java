@@ -127,7 +127,7 @@ class BlockingPoolPolicyTests {
     void largeValuesOnLoopbackShouldMoveFiftyCallersToTheBlockingPoolOnceAndStayThere() {
         // A cap of 8: without the rule for large values, 25 calls per connection would grow MULTI(2) first.
         ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings.withMaxConnections(8),
-                ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+                FlappingPolicyTests.LARGE_VALUE_POOL);
 
         Decision decision = runUntilSwitch(policy, large(MULTI, 50, 100 * KIB, false), 30);
 
@@ -150,7 +150,7 @@ class BlockingPoolPolicyTests {
     @Test
     void largeValuesOnALongRoundTripShouldNotMoveToTheBlockingPool() {
         for (int callers : new int[] {1, 8, 50, 200}) {
-            ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+            ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, FlappingPolicyTests.LARGE_VALUE_POOL);
             // The shortest call takes 2.1 ms: 1 ms of delay each way.
             List<Decision> decisions = run(policy, large(MULTI, callers, 100 * KIB, true), 120);
 
@@ -161,7 +161,7 @@ class BlockingPoolPolicyTests {
     @Test
     void valuesHoveringBetweenNineAndSeventeenKibOnThePoolShouldNotSwitchBack() {
         for (int run : new int[] {1, 3, 7}) {
-            ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+            ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, FlappingPolicyTests.LARGE_VALUE_POOL);
             assertThat(runUntilSwitch(policy, large(MULTI, 50, 100 * KIB, false), 30).target()).isEqualTo(BLOCKING);
 
             List<Decision> decisions = run(policy, t -> FlappingPolicyTests.largeValueModel(t, BLOCKING, 50,
@@ -175,7 +175,7 @@ class BlockingPoolPolicyTests {
 
     @Test
     void valuesTurningSmallOnThePoolShouldGoBackToMultiAfterTheDwell() {
-        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, FlappingPolicyTests.LARGE_VALUE_POOL);
         runUntilSwitch(policy, large(MULTI, 50, 100 * KIB, false), 30);
         assertThat(run(policy, large(BLOCKING, 50, 100 * KIB, false), 30)).noneMatch(Decision::isSwitch);
         long smallFrom = this.now;
@@ -187,6 +187,15 @@ class BlockingPoolPolicyTests {
         assertThat(decision.reason()).isEqualTo(DecisionReason.POOL_CONTENTION);
         assertThat(decision.target()).isEqualTo(MULTI);
         assertThat(decision.atNanos() - smallFrom).as("a whole dwell of small values").isBetween(10 * SECOND, 12 * SECOND);
+    }
+
+    @Test
+    void byDefaultLargeValuesShouldNotMoveToTheBlockingPool() {
+        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings.withMaxConnections(8),
+                ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+        List<Decision> decisions = run(policy, large(MULTI, 50, 100 * KIB, false), 120);
+        assertThat(decisions).extracting(Decision::reason).doesNotContain(DecisionReason.LARGE_VALUES);
+        assertThat(decisions).filteredOn(Decision::isSwitch).extracting(Decision::target).doesNotContain(BLOCKING);
     }
 
     @Test
@@ -202,7 +211,7 @@ class BlockingPoolPolicyTests {
 
     @Test
     void largeValueSettingsShouldBeChecked() {
-        assertThat(ThresholdStrategyPolicy.BlockingPool.DEFAULTS.largeValueBytes()).isEqualTo(16 * 1024);
+        assertThat(ThresholdStrategyPolicy.BlockingPool.DEFAULTS.largeValueBytes()).as("off by default").isEqualTo(Long.MAX_VALUE);
         assertThat(ThresholdStrategyPolicy.BlockingPool.DEFAULTS.maxRoundTrip()).isEqualTo(Duration.ofNanos(500_000));
         assertThatThrownBy(() -> new ThresholdStrategyPolicy.BlockingPool(10, Duration.ofMillis(1), 20, Duration.ofSeconds(1), 1,
                 Duration.ofNanos(500_000))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("largeValueBytes (1)");

@@ -37,8 +37,12 @@ class FlappingPolicyTests {
                 defaults.suppression(), 1_000);
     }
 
+    /** The blocking pool's defaults with the large-value rule on at 16 KiB (it is off by default). */
+    static final ThresholdStrategyPolicy.BlockingPool LARGE_VALUE_POOL = new ThresholdStrategyPolicy.BlockingPool(10,
+            Duration.ofMillis(1), 20, Duration.ofSeconds(1), 16 * 1024, Duration.ofNanos(500_000));
+
     private static ThresholdStrategyPolicy blockingPolicy() {
-        return new ThresholdStrategyPolicy(settings(), ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
+        return new ThresholdStrategyPolicy(settings(), LARGE_VALUE_POOL);
     }
 
     /** The model: a window of {@code callers} closed-loop callers on a strategy. */
@@ -128,6 +132,56 @@ class FlappingPolicyTests {
             List<Switch> switches = simulate(blockingPolicy(), MULTI, second -> (second / halfPeriod) % 2 == 0 ? 1 : 64, 3600);
             assertThat(switches).as("an hour of a square wave with a %d s half-period", halfPeriod).hasSizeLessThanOrEqualTo(1);
         }
+    }
+
+    @Test
+    void aMoveThatLostItsTrialIsNotTriedAgainWhileTheLoadStaysTheSame() {
+        // Eight callers behind a proxy that spends threads per connection: the blocking pool's rule fits (a short round
+        // trip, few calls in flight) but the pool serves fewer calls than one shared connection, as the phase run measured.
+        Model behindAProxy = (t, live, callers) -> Windows.withValues(Windows.pooled(t, live,
+                live.type() == StrategyType.POOLED ? 38_000 : 50_000, callers, 0, 0), 100, 150_000);
+        List<Switch> switches = simulate(blockingPolicy(), MULTI, second -> 8, 1700, behindAProxy);
+
+        // One trial and its rollback for as long as the longest dwell (30 min); before, the move came back after every
+        // (doubled) dwell until three rollbacks suppressed all changes.
+        assertThat(switches).extracting(Switch::reason).containsExactly(DecisionReason.BLOCKING_FITS, DecisionReason.ROLLBACK);
+
+        // A different load may try it again: two callers (a quarter of the calls in flight) fit the rule afresh.
+        List<Switch> later = simulate(blockingPolicy(), MULTI, second -> second <= 600 ? 8 : 2, 1200, behindAProxy);
+        assertThat(later).extracting(Switch::reason).containsSubsequence(DecisionReason.BLOCKING_FITS, DecisionReason.ROLLBACK,
+                DecisionReason.BLOCKING_FITS);
+    }
+
+    @Test
+    void aTrialDuringWhichTheRoundTripChangedIsKeptWithoutComparison() {
+        ThresholdStrategyPolicy policy = blockingPolicy();
+        StrategySpec live = MULTI;
+        long t = 0;
+        Decision move = null;
+        // Eight callers on loopback: the blocking pool fits and wins.
+        for (int second = 1; second <= 120 && move == null; second++) {
+            t = second * SECOND;
+            Decision decision = policy.decide(Windows.withValues(model(t, live, 8), 100, LOOPBACK_TRIP), t);
+            if (decision.isSwitch()) {
+                move = decision;
+            }
+        }
+        assertThat(move).isNotNull();
+        assertThat(move.reason()).isEqualTo(DecisionReason.BLOCKING_FITS);
+        policy.onSwitch(move, true, true, t);
+        live = move.target();
+        // Then the network adds 1 ms each way: every call takes ten times as long, on any strategy.
+        Decision judged = null;
+        for (int second = 1; second <= 120 && judged == null; second++) {
+            t += SECOND;
+            Decision decision = policy.decide(Windows.withValues(Windows.pooled(t, live, 3_600, 8, 0, 0), 100, DELAYED_TRIP), t);
+            if (decision.reason() == DecisionReason.TRIAL_ACCEPTED || decision.reason() == DecisionReason.ROLLBACK) {
+                judged = decision;
+            }
+        }
+        assertThat(judged).isNotNull();
+        assertThat(judged.reason()).isEqualTo(DecisionReason.TRIAL_ACCEPTED);
+        assertThat(judged.evidence()).contains("load changed, kept without comparison");
     }
 
     @Test

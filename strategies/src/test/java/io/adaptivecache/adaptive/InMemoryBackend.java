@@ -32,6 +32,8 @@ final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>,
     final Map<String, byte[]> data = new ConcurrentHashMap<>();
     final List<Connection> opened = new CopyOnWriteArrayList<>();
     final AtomicBoolean failOpens = new AtomicBoolean();
+    /** Opens that still succeed before every further one is refused, as a server at its client limit does; negative: no limit. */
+    final AtomicInteger opensLeft = new AtomicInteger(-1);
     final AtomicReference<CompletableFuture<byte[]>> holdNextGet = new AtomicReference<>();
     private final AtomicInteger ids = new AtomicInteger();
 
@@ -53,6 +55,9 @@ final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>,
     public Connection open() {
         if (this.failOpens.get()) {
             throw new CacheConnectionException("memory server is down");
+        }
+        if (this.opensLeft.get() >= 0 && this.opensLeft.getAndDecrement() <= 0) {
+            throw new CacheConnectionException("memory server: max number of clients reached");
         }
         Connection connection = new Connection(this.ids.incrementAndGet());
         this.opened.add(connection);

@@ -15,12 +15,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.metrics.WindowSample;
+import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /** The switcher on a fake clock and in-memory connections that count their opens and closes. */
@@ -136,6 +138,68 @@ class StrategySwitcherTests {
         assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.single());
         assertThat(switcher.state().pinned()).isEqualTo(StrategySpec.single());
         assertThat(switcher.pin(StrategySpec.single())).as("already live").isNull();
+    }
+
+    @Test
+    void aPinWhoseStrategyCannotBeOpenedShouldChangeNothingAndCloseWhatItOpened() {
+        ScriptedPolicy policy = new ScriptedPolicy(null);
+        StrategySwitcher switcher = switcher(policy, AdaptiveMode.AUTO, null);
+        AdaptiveState before = switcher.state();
+        this.backend.opensLeft.set(3); // the server takes 3 more connections, then refuses
+
+        SwitchEvent event = switcher.pin(StrategySpec.multi(8, SelectorType.ROUND_ROBIN));
+
+        assertThat(event.outcome()).isEqualTo(SwitchEvent.Outcome.FAILED);
+        assertThat(event.evidence()).contains("max number of clients reached");
+        AdaptiveState after = switcher.state();
+        assertThat(after.pinned()).as("not pinned").isNull();
+        assertThat(after.mode()).isEqualTo(before.mode());
+        assertThat(after.active()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+        assertThat(after.since()).isEqualTo(before.since());
+        assertThat(this.template.openConnections()).as("the template's count").isEqualTo(4);
+        assertThat(this.backend.opened).as("stopped at the first refusal").hasSize(4 + 3);
+        assertThat(this.backend.openCount()).as("the 3 it opened were closed").isEqualTo(4);
+        assertThat(policy.applied).as("an operator's failure does not make the policy back off").isEmpty();
+        // The incumbent still serves.
+        this.template.set("k", new byte[] {7}, Duration.ZERO);
+        assertThat(this.template.get("k")).containsExactly(7);
+    }
+
+    @Test
+    void aFailedPinShouldKeepThePreviousPinAndAFailedTrialShouldNotUnpin() {
+        StrategySwitcher switcher = switcher(new ScriptedPolicy(null), AdaptiveMode.AUTO, null);
+        switcher.pin(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+        this.backend.failOpens.set(true);
+
+        assertThat(switcher.pin(StrategySpec.single()).outcome()).isEqualTo(SwitchEvent.Outcome.FAILED);
+        assertThat(switcher.state().pinned()).isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+        assertThat(switcher.forceTrial(StrategySpec.single()).outcome()).isEqualTo(SwitchEvent.Outcome.FAILED);
+        assertThat(switcher.state().pinned()).as("a failed trial leaves the pin").isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+
+        this.backend.failOpens.set(false);
+        assertThat(switcher.forceTrial(StrategySpec.single()).outcome()).isEqualTo(SwitchEvent.Outcome.SWITCHED);
+        assertThat(switcher.state().pinned()).as("a trial that opened unpins").isNull();
+    }
+
+    @Test
+    void anOperatorRequestAboveTheConnectionLimitShouldBeRefusedBeforeAnythingOpens() {
+        this.template.start();
+        StrategySwitcher switcher = new StrategySwitcher(this.template, new ScriptedPolicy(null), Duration.ofSeconds(1),
+                AdaptiveMode.AUTO, null, this.nanos::get, this.wall, this.events::add, 6);
+        int opened = this.backend.opened.size();
+
+        assertThatIllegalArgumentException().isThrownBy(() -> switcher.pin(StrategySpec.multi(7, SelectorType.ROUND_ROBIN)))
+                .withMessageContaining("above the limit of 6");
+        assertThatIllegalArgumentException().isThrownBy(() -> switcher.forceTrial(StrategySpec.pooled(PoolSettings.ofSize(7))))
+                .withMessageContaining("above the limit of 6");
+
+        assertThat(this.backend.opened).as("nothing opened").hasSize(opened);
+        assertThat(switcher.state().pinned()).isNull();
+        assertThat(this.events).isEmpty();
+        assertThat(switcher.connectionLimit()).isEqualTo(6);
+        assertThat(switcher.pin(StrategySpec.multi(6, SelectorType.ROUND_ROBIN)).outcome()).as("at the limit")
+                .isEqualTo(SwitchEvent.Outcome.SWITCHED);
     }
 
     @Test

@@ -175,7 +175,8 @@ class ThresholdStrategyPolicyTests {
         assertThat(rollback.reason()).isEqualTo(DecisionReason.ROLLBACK);
         assertThat(rollback.target()).isEqualTo(grow.current());
         assertThat(rollback.atNanos() - switchedAt).isGreaterThanOrEqualTo(5 * SECOND);
-        Decision again = runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 60);
+        // The same load never proposes the move again (it lost there); a load three times higher may, after the doubled dwell.
+        Decision again = runUntilSwitch(t -> window(t, SINGLE, 50_000, 192), 60);
         assertThat(again.atNanos() - rollback.atNanos()).as("dwell doubled to 20 s").isGreaterThanOrEqualTo(20 * SECOND);
     }
 
@@ -268,10 +269,12 @@ class ThresholdStrategyPolicyTests {
 
     @Test
     void repeatedRollbacksShouldSuppressChanges() {
+        // Three rollbacks, each at a load three times the last (the same load would not try the same move again).
         for (int round = 0; round < 3; round++) {
-            assertThat(runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 200).reason())
+            double callers = 64 * Math.pow(3, round);
+            assertThat(runUntilSwitch(t -> window(t, SINGLE, 50_000, callers), 200).reason())
                     .isEqualTo(DecisionReason.CONNECTION_SATURATED);
-            assertThat(runUntilSwitch(t -> window(t, multi(4), 30_000, 64), 20).reason()).isEqualTo(DecisionReason.ROLLBACK);
+            assertThat(runUntilSwitch(t -> window(t, multi(4), 30_000, callers), 20).reason()).isEqualTo(DecisionReason.ROLLBACK);
         }
 
         this.now += SECOND;
