@@ -54,7 +54,8 @@ final class BenchmarkOptions {
 
             Verdicts (paired slices; --threads, --sizes, --networks, --timeout, --warm-up, --settle, --adaptive-*, --delay,
             --redis, --memcached and --out apply; every target runs in a JVM of its own):
-              --goals redis,memcached  compare in alternating slices and give each goal a verdict (also: quick)
+              --goals redis,memcached  compare in alternating slices and give each goal a verdict (also: overhead, quick;
+                                       --backends narrows a set to the goals on those servers)
               --pairs 20               the least cycles (pairs) per workload
               --max-pairs 40           the most, for a workload with an undecided goal
               --batch 5                cycles added at a time to such a workload

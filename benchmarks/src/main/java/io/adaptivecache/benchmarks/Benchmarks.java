@@ -152,8 +152,14 @@ public final class Benchmarks {
     static Path verdicts(BenchmarkOptions options) throws Exception {
         System.setProperty("java.awt.headless", "true");
         List<GoalSet> sets = options.goals.stream().map(GoalSet::named).toList();
-        GoalSet set = sets.size() == 1 ? sets.get(0) : new GoalSet(options.goals.stream().collect(Collectors.joining("+")),
+        GoalSet joined = sets.size() == 1 ? sets.get(0) : new GoalSet(options.goals.stream().collect(Collectors.joining("+")),
                 sets.stream().flatMap(each -> each.goals().stream()).toList());
+        // --backends narrows a set to the goals of those servers (by default every backend a set names).
+        GoalSet set = new GoalSet(joined.name(), joined.goals().stream().filter(goal -> options.backends.contains(goal.backend()))
+                .toList());
+        if (set.goals().isEmpty()) {
+            throw new IllegalArgumentException("Goal set " + joined.name() + " has no goal on " + options.backends);
+        }
         int cores = Runtime.getRuntime().availableProcessors();
         double maxDisturbance = options.maxOutside * cores;
         PairedRun.Settings settings = new PairedRun.Settings(options.out, options.threads, options.sizes, options.networks, options.addresses, options.delay,

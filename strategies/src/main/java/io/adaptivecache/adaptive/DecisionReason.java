@@ -45,7 +45,11 @@ public enum DecisionReason {
      */
     LARGE_VALUES,
 
-    /** A rule called for a move that lost its trial at a load like this one: not tried again until the load changes. */
+    /**
+     * A move made for a gain ({@link #BLOCKING_FITS}, {@link #LARGE_VALUES}, {@link #CONNECTIONS_IDLE},
+     * {@link #CONNECTION_SATURATED}) lost its trial at a load like this one: not tried again until the load changes or
+     * the longest dwell has passed.
+     */
     REJECTED_AT_THIS_LOAD,
 
     /** Pinned by configuration or by an operator. */

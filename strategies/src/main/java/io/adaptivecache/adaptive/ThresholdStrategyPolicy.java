@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.PoolSettings;
@@ -39,8 +41,8 @@ import io.adaptivecache.strategy.StrategyType;
  * trial against the incumbent's recent windows and rolled back only if the median of its windows'
  * mean latencies at comparable load exceeds the incumbent's median divided by
  * {@code 1 - trialTolerance} (a median, so that one noisy window cannot overturn a trial); each
- * rollback doubles the dwell, and the move is not proposed again while the load stays like the
- * one it lost at; a trial during which the round trip (a window's shortest call) moved 3x is kept
+ * rollback doubles the dwell, and a move made for a gain (a blocking pool, large values, fewer or
+ * more shared connections) is not proposed again while the load stays like the one it lost at; a trial during which the round trip (a window's shortest call) moved 3x is kept
  * without comparison, since the network changed, not the strategy; repeated rollbacks suppress
  * changes; an hourly budget caps them.
  * Disturbed or thin windows count neither for nor against a change.
@@ -60,6 +62,17 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     private static final long HOUR = Duration.ofHours(1).toNanos();
     private static final int BASELINE_WINDOWS = 10;
     private static final int MAX_REJECTIONS = 8;
+
+    /**
+     * Moves made for a gain while the incumbent serves its callers: one that loses its trial is
+     * remembered with its load. Moves away from a pool that makes callers wait (contended or
+     * saturated) are not: after a rollback they come back once the doubled dwell has passed, since
+     * one unlucky trial must not hold a load on a pool that fails it (a pool at 50 callers served
+     * half of what shared connections did in the phase runs; one shared connection against two, on
+     * this machine, differed by at most a fifth).
+     */
+    private static final Set<DecisionReason> SPECULATIVE = EnumSet.of(DecisionReason.BLOCKING_FITS, DecisionReason.LARGE_VALUES,
+            DecisionReason.CONNECTIONS_IDLE, DecisionReason.CONNECTION_SATURATED);
 
     private final Settings settings;
     private final BlockingPool blockingPool;
@@ -277,10 +290,12 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
                 this.suppressing = true;
                 this.suppressedUntil = now + this.settings.suppression().toNanos();
             }
-            // Remember the move and the load it lost at, so that the same load cannot propose it again.
-            this.rejections.addLast(new Rejection(running.candidate(), trialConcurrency, trialValueBytes, trialRoundTrip, now));
-            while (this.rejections.size() > MAX_REJECTIONS) {
-                this.rejections.removeFirst();
+            // A move made for a gain (not away from measured trouble) that lost: the same load must not propose it again.
+            if (SPECULATIVE.contains(running.reason())) {
+                this.rejections.addLast(new Rejection(running.candidate(), trialConcurrency, trialValueBytes, trialRoundTrip, now));
+                while (this.rejections.size() > MAX_REJECTIONS) {
+                    this.rejections.removeFirst();
+                }
             }
             return new Decision(now, window.strategy(), running.incumbent(), DecisionReason.ROLLBACK, figures);
         }
@@ -306,7 +321,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         this.incumbentWindows.clear();
         this.trialWindows.clear();
         if (trial && decision.reason() != DecisionReason.ROLLBACK && !baseline.isEmpty()) {
-            this.trial = new Trial(decision.current(), decision.target(), now + this.settings.trial().toNanos(),
+            this.trial = new Trial(decision.current(), decision.target(), decision.reason(), now + this.settings.trial().toNanos(),
                     median(baseline.stream().mapToDouble(WindowSample::meanLatencyNanos).toArray()),
                     median(baseline.stream().mapToDouble(WindowSample::throughput).toArray()),
                     median(baseline.stream().mapToDouble(WindowSample::concurrency).toArray()),
@@ -482,7 +497,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         }
     }
 
-    private record Trial(StrategySpec incumbent, StrategySpec candidate, long until, double baselineLatency,
+    private record Trial(StrategySpec incumbent, StrategySpec candidate, DecisionReason reason, long until, double baselineLatency,
             double baselineThroughput, double baselineConcurrency, double baselineRoundTrip) {
     }
 

@@ -96,6 +96,20 @@ class ThresholdStrategyPolicyTests {
     }
 
     @Test
+    void aMoveAwayFromAContendedPoolComesBackAfterARollbackAtTheSameLoad() {
+        Decision leave = runUntilSwitch(t -> pooled(t, POOLED, 20_000, 6, 300_000, 2), 30);
+        assertThat(leave.reason()).isEqualTo(DecisionReason.POOL_CONTENTION);
+        // An unlucky trial: the shared connections measured slower for its windows.
+        Decision rollback = runUntilSwitch(t -> window(t, multi(4), 10_000, 6), 20);
+        assertThat(rollback.reason()).isEqualTo(DecisionReason.ROLLBACK);
+
+        // Callers still wait for the pool as long as they use it: the move comes back, after the doubled dwell.
+        Decision again = runUntilSwitch(t -> pooled(t, POOLED, 20_000, 6, 300_000, 2), 60);
+        assertThat(again.reason()).isEqualTo(DecisionReason.POOL_CONTENTION);
+        assertThat(again.atNanos() - rollback.atNanos()).as("dwell doubled to 20 s").isGreaterThanOrEqualTo(20 * SECOND);
+    }
+
+    @Test
     void pendingBorrowersPilingUpShouldLeavePooled() {
         assertThat(runUntilSwitch(t -> pooled(t, POOLED, 20_000, 6, 10_000, 8), 30).reason())
                 .isEqualTo(DecisionReason.POOL_CONTENTION);
@@ -175,7 +189,7 @@ class ThresholdStrategyPolicyTests {
         assertThat(rollback.reason()).isEqualTo(DecisionReason.ROLLBACK);
         assertThat(rollback.target()).isEqualTo(grow.current());
         assertThat(rollback.atNanos() - switchedAt).isGreaterThanOrEqualTo(5 * SECOND);
-        // The same load never proposes the move again (it lost there); a load three times higher may, after the doubled dwell.
+        // The same load does not propose the move again (it lost there); three times the load may, after the doubled dwell.
         Decision again = runUntilSwitch(t -> window(t, SINGLE, 50_000, 192), 60);
         assertThat(again.atNanos() - rollback.atNanos()).as("dwell doubled to 20 s").isGreaterThanOrEqualTo(20 * SECOND);
     }

@@ -171,13 +171,14 @@ final class PhaseCharts {
         double step = (plotRight - plotLeft) / total;
         // Grid and axis labels.
         g.setFont(SMALL);
-        for (int tick = 0; tick <= 4; tick++) {
-            double value = yMax * tick / 4;
-            double y = plotBottom - (plotBottom - plotTop) * tick / 4;
+        int ticks = ticks(yMax);
+        for (int tick = 0; tick <= ticks; tick++) {
+            double value = yMax * tick / ticks;
+            double y = plotBottom - (plotBottom - plotTop) * tick / ticks;
             g.setColor(GRID);
             g.draw(new Line2D.Double(plotLeft, y, plotRight, y));
             g.setColor(MUTED);
-            String label = String.format(Locale.ROOT, "%.0fk", value / 1000);
+            String label = String.format(Locale.ROOT, value % 1000 == 0 ? "%.0fk" : "%.1fk", value / 1000);
             g.drawString(label, (float) (plotLeft - 8 - g.getFontMetrics().stringWidth(label)), (float) y + 4);
         }
         // Phase boundaries and labels.
@@ -315,6 +316,12 @@ final class PhaseCharts {
         slices.stream().flatMap(slice -> Arrays.stream(slice.strategies())).filter(strategy -> !strategy.equals("-"))
                 .distinct().sorted().forEach(strategy -> colours.put(strategy, STRATEGIES[colours.size() % STRATEGIES.length]));
         return colours;
+    }
+
+    /** Grid lines at round values: a top of 2.5 or 5 (times a power of ten) in five steps, 1 or 2 in four. */
+    static int ticks(double top) {
+        double mantissa = top / Math.pow(10, Math.floor(Math.log10(top)));
+        return Math.abs(mantissa - 2.5) < 1e-9 || Math.abs(mantissa - 5) < 1e-9 ? 5 : 4;
     }
 
     private static double niceCeiling(double value) {

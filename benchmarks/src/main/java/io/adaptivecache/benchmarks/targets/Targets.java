@@ -108,6 +108,9 @@ public final class Targets {
                 Kind.HAND_WRITTEN, (host, port, threads) -> SpymemcachedClients.pooled(host, port, 8, timeout)));
         targets.add(new BenchTarget("xmemcached", "XMemcached, connection pool of " + cores, memcached, Kind.PEER,
                 (host, port, threads) -> new XMemcachedPoolClient(host, port, cores, timeout)));
+        // The same client as our SINGLE on the XMemcached driver (one client, one connection): our overhead alone.
+        targets.add(new BenchTarget("xmemcached-1", "XMemcached by hand, one client with one connection", memcached,
+                Kind.HAND_WRITTEN, (host, port, threads) -> new XMemcachedPoolClient(host, port, 1, timeout)));
 
         Backend cluster = Backend.REDIS_CLUSTER;
         targets.add(new BenchTarget("ours-single", "CacheTemplate, SINGLE (one cluster connection)", cluster, Kind.ADAPTIVE_CACHE,
