@@ -22,6 +22,7 @@ import io.adaptivecache.strategy.StrategyStats;
 import org.jspecify.annotations.Nullable;
 import io.adaptivecache.resilience.GuardStatus;
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -33,7 +34,11 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * with its evidence, recent switches and key figures; {@code /actuator/adaptivecache/{name}} for
  * one. A POST to {@code /actuator/adaptivecache/{name}} with {@code action} = {@code pin} (and
  * {@code strategy}, optionally {@code connections}), {@code unpin} or {@code trial} controls its
- * switcher. Exposed over HTTP only when the application exposes it
+ * switcher: each request is checked in full (template, action, strategy, and connections from 1 to the
+ * template's connection limit, {@code adaptive-cache.<name>.adaptive.connection-limit}) before
+ * anything is opened, and a strategy that cannot be opened changes nothing. Over HTTP,
+ * {@link AdaptiveCacheEndpointWebExtension} answers 400 or 404 for a refused request and 503 for a
+ * strategy that could not be opened, each with {@code {"error": "..."}}. Exposed over HTTP only when the application exposes it
  * ({@code management.endpoints.web.exposure.include=adaptivecache}); even then its access is
  * read-only by default, so the POST exists only once the application also sets
  * {@code management.endpoint.adaptivecache.access=unrestricted} (secure it, as the README shows).
@@ -75,39 +80,139 @@ public class AdaptiveCacheEndpoint {
     }
 
     /**
-     * Controls a template's switcher.
+     * Controls a template's switcher (the operation JMX and direct callers see; over HTTP,
+     * {@link AdaptiveCacheEndpointWebExtension} answers the same request with a status and a reason).
      * @param name the template's name
      * @param action {@code pin}, {@code unpin} or {@code trial}
      * @param strategy for pin and trial: {@code single}, {@code multi} or {@code pooled}
-     * @param connections for multi: N (default: available processors); for pooled: max-total (default 8)
-     * @return the template after the change, or {@code null} (404) if there is none of that name
+     * @param connections for multi: N (default: available processors); for pooled: max-total (default 8);
+     *        from 1 to the template's connection limit; ignored for single
+     * @return the template after the change
+     * @throws InvalidEndpointRequestException if there is no template of that name or the request
+     *         is invalid (the reason says what is allowed); nothing was opened
+     * @throws IllegalStateException if the strategy could not be opened; nothing changed
      */
     @WriteOperation
-    public @Nullable TemplateDescriptor control(@Selector String name, String action, @Nullable String strategy,
+    public TemplateDescriptor control(@Selector String name, @Nullable String action, @Nullable String strategy,
             @Nullable Integer connections) {
-        StrategySwitcher switcher = this.switchers.get(name);
-        if (switcher == null) {
-            return null;
+        ControlOutcome outcome = execute(name, action, strategy, connections == null ? null : connections.toString());
+        if (outcome.status() == ControlOutcome.OK) {
+            return outcome.template();
         }
-        switch (action.toLowerCase(Locale.ROOT)) {
-            case "pin" -> switcher.pin(spec(strategy, connections));
-            case "unpin" -> switcher.unpin();
-            case "trial" -> switcher.forceTrial(spec(strategy, connections));
-            default -> throw new IllegalArgumentException("Unknown action '" + action + "'; use pin, unpin or trial");
+        if (outcome.status() == ControlOutcome.NOT_OPENED) {
+            throw new IllegalStateException(outcome.error());
         }
-        return describe(switcher);
+        throw new InvalidEndpointRequestException(outcome.error(), outcome.error());
     }
 
-    static StrategySpec spec(@Nullable String strategy, @Nullable Integer connections) {
-        if (strategy == null) {
-            throw new IllegalArgumentException("Name a strategy: single, multi or pooled");
+    /**
+     * Checks and carries out a control request. Everything is checked before anything is
+     * opened: the template, the action, the strategy and the connections, which must be from 1
+     * to the template's {@linkplain StrategySwitcher#connectionLimit() connection limit}. A
+     * pin or trial whose strategy cannot be opened changes nothing (see {@link StrategySwitcher#pin}).
+     * @param name the template's name
+     * @param action {@code pin}, {@code unpin} or {@code trial}, in any case
+     * @param strategy for pin and trial: {@code single}, {@code multi} or {@code pooled}, in any case
+     * @param connections a whole number as text, or {@code null} for the strategy's default
+     * @return what the request came to
+     */
+    ControlOutcome execute(String name, @Nullable String action, @Nullable String strategy, @Nullable String connections) {
+        StrategySwitcher switcher = this.switchers.get(name);
+        if (switcher == null) {
+            return ControlOutcome.refused(ControlOutcome.NOT_FOUND, "No template named '" + name + "'; the templates are: "
+                    + String.join(", ", this.switchers.all().stream().map(each -> each.template().name()).toList()));
         }
-        return switch (strategy.toLowerCase(Locale.ROOT)) {
-            case "single" -> StrategySpec.single();
-            case "multi" -> connections == null ? StrategySpec.multi() : StrategySpec.multi(connections, SelectorType.ROUND_ROBIN);
-            case "pooled" -> StrategySpec.pooled(connections == null ? PoolSettings.DEFAULTS : PoolSettings.ofSize(connections));
-            default -> throw new IllegalArgumentException("Unknown strategy '" + strategy + "'; use single, multi or pooled");
-        };
+        String verb = action == null ? "" : action.trim().toLowerCase(Locale.ROOT);
+        switch (verb) {
+            case "unpin" -> {
+                switcher.unpin();
+                return ControlOutcome.ok(describe(switcher));
+            }
+            case "pin", "trial" -> {
+                // Below.
+            }
+            case "" -> {
+                return ControlOutcome.refused(ControlOutcome.BAD_REQUEST, "Name an action: \"action\" is pin, unpin or trial");
+            }
+            default -> {
+                return ControlOutcome.refused(ControlOutcome.BAD_REQUEST, "Unknown action '" + action + "'; use pin, unpin or trial");
+            }
+        }
+        StrategySpec spec;
+        SwitchEvent event;
+        try {
+            spec = spec(verb, strategy, connections, switcher.connectionLimit(), limitOf(name));
+            event = verb.equals("pin") ? switcher.pin(spec) : switcher.forceTrial(spec);
+        }
+        catch (IllegalArgumentException ex) {
+            // Ours, or the switcher's own check of the limit: either way before anything was opened.
+            return ControlOutcome.refused(ControlOutcome.BAD_REQUEST, ex.getMessage());
+        }
+        if (event != null && event.outcome() == SwitchEvent.Outcome.FAILED) {
+            AdaptiveState state = switcher.state();
+            String evidence = event.evidence();
+            int failed = evidence.indexOf(FAILED_MARK);
+            String cause = failed < 0 ? evidence : evidence.substring(failed + FAILED_MARK.length());
+            return ControlOutcome.refused(ControlOutcome.NOT_OPENED, "Could not open " + spec + " for template '" + name
+                    + "', so nothing changed: " + state.active() + " still serves"
+                    + (state.pinned() == null ? " and nothing is pinned" : " and " + state.pinned() + " stays pinned")
+                    + ". Cause: " + cause);
+        }
+        return ControlOutcome.ok(describe(switcher));
+    }
+
+    /** What {@link StrategySwitcher} puts before the cause in a failed switch's evidence. */
+    private static final String FAILED_MARK = "; failed: ";
+
+    private String limitOf(String name) {
+        String property = this.switchers.connectionLimitProperty(name);
+        return property == null ? "" : " (" + property + ")";
+    }
+
+    /**
+     * The strategy a pin or trial asks for.
+     * @throws IllegalArgumentException naming what was wrong and what is allowed
+     */
+    static StrategySpec spec(String verb, @Nullable String strategy, @Nullable String connections, int limit, String limitSource) {
+        if (strategy == null || strategy.isBlank()) {
+            throw new IllegalArgumentException("Action '" + verb + "' needs a strategy: \"strategy\" is single, multi or pooled");
+        }
+        String type = strategy.trim().toLowerCase(Locale.ROOT);
+        if (!type.equals("single") && !type.equals("multi") && !type.equals("pooled")) {
+            throw new IllegalArgumentException("Unknown strategy '" + strategy + "'; use single, multi or pooled");
+        }
+        if (type.equals("single")) {
+            return StrategySpec.single(); // one connection whatever "connections" says
+        }
+        Integer count = connections(connections, limit, limitSource);
+        if (type.equals("multi")) {
+            return StrategySpec.multi(count != null ? count : Math.min(Runtime.getRuntime().availableProcessors(), limit),
+                    SelectorType.ROUND_ROBIN);
+        }
+        return StrategySpec.pooled(count != null ? PoolSettings.ofSize(count)
+                : PoolSettings.DEFAULTS.maxTotal() <= limit ? PoolSettings.DEFAULTS : PoolSettings.ofSize(limit));
+    }
+
+    private static @Nullable Integer connections(@Nullable String connections, int limit, String limitSource) {
+        if (connections == null || connections.isBlank()) {
+            return null;
+        }
+        String allowed = "; ask for 1 to " + limit + " (N of multi, max-total of pooled)";
+        long count;
+        try {
+            count = Long.parseLong(connections.trim());
+        }
+        catch (NumberFormatException ex) {
+            throw new IllegalArgumentException("\"connections\" must be a whole number, was '" + connections + "'" + allowed);
+        }
+        if (count < 1) {
+            throw new IllegalArgumentException("\"connections\" must be at least 1, was " + count + allowed);
+        }
+        if (count > limit) {
+            throw new IllegalArgumentException("\"connections\" " + count + " is above the connection limit of " + limit
+                    + limitSource + allowed);
+        }
+        return (int) count;
     }
 
     private static TemplateDescriptor describe(StrategySwitcher switcher) {
@@ -143,6 +248,43 @@ public class AdaptiveCacheEndpoint {
 
     private static final boolean LETTUCE_PRESENT = org.springframework.util.ClassUtils.isPresent("io.lettuce.core.RedisClient",
             AdaptiveCacheEndpoint.class.getClassLoader());
+
+    /**
+     * What a control request came to: a status, as HTTP would give it, with the template after
+     * the change or the reason the request was refused.
+     * @param status {@link #OK}, {@link #BAD_REQUEST}, {@link #NOT_FOUND} or {@link #NOT_OPENED}
+     * @param template the template after the change, for {@link #OK}; {@code null} otherwise
+     * @param error why the request was refused and what is allowed; {@code null} for {@link #OK}
+     */
+    public record ControlOutcome(int status, @Nullable TemplateDescriptor template, @Nullable String error) {
+
+        /** Done: the template after the change follows. */
+        public static final int OK = 200;
+
+        /** An invalid request (action, strategy or connections); nothing was opened. */
+        public static final int BAD_REQUEST = 400;
+
+        /** No template of that name. */
+        public static final int NOT_FOUND = 404;
+
+        /** The strategy could not be opened (the server refused or failed); nothing changed. */
+        public static final int NOT_OPENED = 503;
+
+        static ControlOutcome ok(TemplateDescriptor template) {
+            return new ControlOutcome(OK, template, null);
+        }
+
+        static ControlOutcome refused(int status, String error) {
+            return new ControlOutcome(status, null, error);
+        }
+    }
+
+    /**
+     * The body of a refused control request.
+     * @param error what was wrong and what is allowed
+     */
+    public record ErrorDescriptor(String error) implements OperationResponseBody {
+    }
 
     /**
      * Every template.

@@ -1,9 +1,11 @@
 package io.adaptivecache.autoconfigure.endpoint;
 
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
+import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpointWebExtension;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -11,7 +13,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-/** The {@code adaptivecache} endpoint, when Actuator is present and the endpoint is available. */
+/**
+ * The {@code adaptivecache} endpoint, when Actuator is present and the endpoint is available, and
+ * its web extension (the write operation's statuses and reasons over HTTP) when it is exposed over HTTP.
+ */
 @AutoConfiguration(after = AdaptiveCacheAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(AdaptiveCacheSwitchers.class)
@@ -22,5 +27,12 @@ public final class AdaptiveCacheEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     AdaptiveCacheEndpoint adaptiveCacheEndpoint(AdaptiveCacheSwitchers switchers) {
         return new AdaptiveCacheEndpoint(switchers);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(endpoint = AdaptiveCacheEndpoint.class, exposure = EndpointExposure.WEB)
+    AdaptiveCacheEndpointWebExtension adaptiveCacheEndpointWebExtension(AdaptiveCacheEndpoint endpoint) {
+        return new AdaptiveCacheEndpointWebExtension(endpoint);
     }
 }
