@@ -12,6 +12,7 @@ import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfigurat
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,6 +29,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** The switchers, meters, endpoint and health as the auto-configuration wires them, on a real Redis. */
 class AdaptiveCacheAdaptiveAutoConfigurationTests {
@@ -105,6 +107,68 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
                     assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(prefix + ".max-round-trip")
                             .hasMessageContaining("positive duration");
                 });
+    }
+
+    @Test
+    void theConnectionLimitShouldBindAndBoundThePolicyAndBadValuesShouldNameTheProperty() {
+        String prefix = "adaptive-cache.redis.adaptive";
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=lettuce", prefix + ".connection-limit=5").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(AdaptiveCacheSwitchers.class).get("redis").connectionLimit()).isEqualTo(5);
+            assertThat(context.getBean(AdaptiveCacheSwitchers.class).connectionLimitProperty("redis"))
+                    .isEqualTo(prefix + ".connection-limit");
+        });
+        this.contextRunner.run(context -> assertThat(context.getBean(AdaptiveCacheSwitchers.class).get("redis").connectionLimit())
+                .as("the default").isEqualTo(StrategySwitcher.DEFAULT_CONNECTION_LIMIT));
+        assertThat(AdaptiveCacheSwitchers.policySettings(prefix, adaptive(1, null)).maxConnections())
+                .as("the policy's default cap (one per processor) stays within the limit").isEqualTo(1);
+        this.contextRunner.withPropertyValues(prefix + ".connection-limit=0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(prefix + ".connection-limit")
+                    .hasMessageContaining("at least 1");
+        });
+        this.contextRunner.withPropertyValues(prefix + ".connection-limit=4", prefix + ".max-connections=5").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(prefix + ".max-connections")
+                    .hasMessageContaining("at most " + prefix + ".connection-limit (4)");
+        });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", prefix + ".connection-limit=10").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(prefix + ".blocking-pool.pool-size")
+                    .hasMessageContaining("at most " + prefix + ".connection-limit (10)");
+        });
+    }
+
+    private static AdaptiveCacheProperties.Adaptive adaptive(int connectionLimit, Integer maxConnections) {
+        AdaptiveCacheProperties.Adaptive adaptive = new AdaptiveCacheProperties.Adaptive();
+        adaptive.setConnectionLimit(connectionLimit);
+        adaptive.setMaxConnections(maxConnections);
+        return adaptive;
+    }
+
+    @Test
+    void theEndpointsWriteOperationShouldRefuseBadRequestsWithTheirReason() {
+        // Lettuce for POOLED: with Jedis the blocking pool (20 by default) would not fit under a limit of 4.
+        this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=adaptivecache",
+                "adaptive-cache.redis.pooled-driver=lettuce", "adaptive-cache.redis.adaptive.connection-limit=4").run(context -> {
+            AdaptiveCacheEndpoint endpoint = context.getBean(AdaptiveCacheEndpoint.class);
+            String before = endpoint.template("redis").strategy();
+
+            assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> endpoint.control("nope", "unpin", null, null))
+                    .withMessageContaining("No template named 'nope'");
+            assertThatExceptionOfType(InvalidEndpointRequestException.class)
+                    .isThrownBy(() -> endpoint.control("redis", "pin", "multi", 5))
+                    .withMessageContaining("above the connection limit of 4")
+                    .withMessageContaining("adaptive-cache.redis.adaptive.connection-limit");
+            assertThatExceptionOfType(InvalidEndpointRequestException.class)
+                    .isThrownBy(() -> endpoint.control("redis", "pin", "pooled", 0))
+                    .withMessageContaining("at least 1, was 0");
+            assertThatExceptionOfType(InvalidEndpointRequestException.class)
+                    .isThrownBy(() -> endpoint.control("redis", "pin", null, null))
+                    .withMessageContaining("needs a strategy");
+            assertThat(endpoint.template("redis").strategy()).isEqualTo(before);
+            assertThat(endpoint.template("redis").pinned()).isNull();
+        });
     }
 
     @Test
