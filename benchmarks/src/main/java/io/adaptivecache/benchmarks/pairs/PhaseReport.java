@@ -78,11 +78,7 @@ public final class PhaseReport {
                 all.stream().filter(row -> row.verdict() == Verdict.UNDECIDED).count(),
                 settlingVerdicts.stream().filter("met"::equals).count(), settlingVerdicts.stream().filter("missed"::equals).count()));
         md.append(body);
-        for (Map.Entry<String, Map<String, String>> section : facts.entrySet()) {
-            md.append("## ").append(section.getKey()).append("\n\n| | |\n|---|---|\n");
-            section.getValue().forEach((name, value) -> md.append("| ").append(name).append(" | ").append(value).append(" |\n"));
-            md.append('\n');
-        }
+        md.append(VerdictReport.factsSections(facts));
         Path file = out.resolve("phases.md");
         Files.writeString(file, md, StandardCharsets.UTF_8);
         return file;

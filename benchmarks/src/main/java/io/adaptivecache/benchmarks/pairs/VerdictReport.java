@@ -69,14 +69,25 @@ public final class VerdictReport {
         if (!adaptive.isEmpty()) {
             md.append("## What the adaptive targets ran\n\n").append(adaptive).append('\n');
         }
+        md.append(factsSections(facts));
+        Path file = out.resolve("verdicts.md");
+        Files.writeString(file, md, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /**
+     * A run's facts as Markdown: one two-column table per section.
+     * @param facts the facts, by section
+     * @return the sections
+     */
+    static String factsSections(Map<String, Map<String, String>> facts) {
+        StringBuilder md = new StringBuilder();
         for (Map.Entry<String, Map<String, String>> section : facts.entrySet()) {
             md.append("## ").append(section.getKey()).append("\n\n| | |\n|---|---|\n");
             section.getValue().forEach((name, value) -> md.append("| ").append(name).append(" | ").append(value).append(" |\n"));
             md.append('\n');
         }
-        Path file = out.resolve("verdicts.md");
-        Files.writeString(file, md, StandardCharsets.UTF_8);
-        return file;
+        return md.toString();
     }
 
     static String summary(List<Verdicts.Row> rows) {
