@@ -63,6 +63,71 @@ public interface CacheBackend<C> extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Asks each server node whether it answers, for a backend that spreads keys over several.
+     * @return the probe, or empty when the backend has one server (or does not say)
+     */
+    default Optional<NodeProbe> nodeProbe() {
+        return Optional.empty();
+    }
+
+    /**
+     * This backend, with a probe of its nodes.
+     * @param probe asks each node whether it answers
+     * @return a backend that is this one in every other way
+     */
+    default CacheBackend<C> withNodeProbe(NodeProbe probe) {
+        Objects.requireNonNull(probe, "probe");
+        CacheBackend<C> backend = this;
+        return new CacheBackend<>() {
+
+            @Override
+            public String kind() {
+                return backend.kind();
+            }
+
+            @Override
+            public ConnectionFactory<C> connections() {
+                return backend.connections();
+            }
+
+            @Override
+            public CacheCommands<C> commands() {
+                return backend.commands();
+            }
+
+            @Override
+            public CacheInputRules inputRules() {
+                return backend.inputRules();
+            }
+
+            @Override
+            public ExceptionTranslator exceptionTranslator() {
+                return backend.exceptionTranslator();
+            }
+
+            @Override
+            public Duration commandTimeout() {
+                return backend.commandTimeout();
+            }
+
+            @Override
+            public Optional<NodeSensors> nodeSensors() {
+                return backend.nodeSensors();
+            }
+
+            @Override
+            public Optional<NodeProbe> nodeProbe() {
+                return Optional.of(probe);
+            }
+
+            @Override
+            public void close() {
+                backend.close();
+            }
+        };
+    }
+
     /** Releases client-wide resources, after every connection is closed. */
     @Override
     void close();

@@ -223,6 +223,16 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     }
 
     /**
+     * Asks each server node whether it answers, for a backend that spreads keys over several
+     * (Redis Cluster): what a health check should use rather than {@link #probe(String)}, which
+     * reaches only one key's node.
+     * @return the probe, or empty for a backend with one server
+     */
+    public Optional<NodeProbe> nodeProbe() {
+        return backend.nodeProbe();
+    }
+
+    /**
      * This template's sensors: per-call latency and outcome counts, sampled per window by the
      * adaptive switcher; attach a further observer (Micrometer) with {@link TemplateSensors#observeWith}.
      * @return the sensors

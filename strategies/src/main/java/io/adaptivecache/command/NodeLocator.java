@@ -19,4 +19,26 @@ public interface NodeLocator<C> {
      * @return the node's sensor
      */
     NodeSensor locate(C connection, String key);
+
+    /**
+     * Names where a key's call went, for a failure's message: for example
+     * {@code node 10.0.0.2:6379 (slot 1234)}. Called only when a call fails.
+     * @param connection the connection the command went out on
+     * @param key the command's key
+     * @param node the sensor {@link #locate} gave
+     * @return a description that starts with a lower-case word
+     */
+    default String describe(C connection, String key, NodeSensor node) {
+        return "node " + node.address();
+    }
+
+    /**
+     * Hears that a node did not answer a call, or that its breaker refused one: a cluster backend
+     * checks its topology, since a replica may have taken over. Must not block.
+     * @param connection the connection the command went out on (or would have)
+     * @param key the command's key
+     * @param node the node's sensor
+     */
+    default void onNodeFailure(C connection, String key, NodeSensor node) {
+    }
 }

@@ -4,13 +4,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 
+import io.adaptivecache.CacheException;
+import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.metrics.CallOutcome;
+import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.strategy.ExceptionTranslator;
 
@@ -19,6 +24,12 @@ import io.adaptivecache.strategy.ExceptionTranslator;
  * backend's commands. Multi-key calls ({@link #getAll}) span nodes and are not attributed.
  * The latency recorded is the node's: from issuing the command to its reply, without any wait
  * for a pooled connection.
+ *
+ * <p>Each node's {@link NodeBreaker} guards its calls: while it is open, a call for the node's
+ * keys fails at once with a {@link CacheRejectedException} (a miss under
+ * {@link io.adaptivecache.CacheFailureMode#DEGRADE}) instead of waiting out the timeout, so the
+ * callers of the other nodes keep their throughput. A failure names the node (and, on a
+ * cluster, the slot) the call went to.
  *
  * @param <C> the native connection type
  */
@@ -42,8 +53,13 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
 
     @Override
     public CompletionStage<byte[]> get(C connection, String key) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.get(connection, key));
+        return observe(connection, key, node, permit, started, this.commands.get(connection, key));
     }
 
     @Override
@@ -53,65 +69,146 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
 
     @Override
     public CompletionStage<Void> set(C connection, String key, byte[] value, Duration ttl) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.set(connection, key, value, ttl));
+        return observe(connection, key, node, permit, started, this.commands.set(connection, key, value, ttl));
     }
 
     @Override
     public CompletionStage<Boolean> add(C connection, String key, byte[] value, Duration ttl) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.add(connection, key, value, ttl));
+        return observe(connection, key, node, permit, started, this.commands.add(connection, key, value, ttl));
     }
 
     @Override
     public CompletionStage<Boolean> replace(C connection, String key, byte[] value, Duration ttl) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.replace(connection, key, value, ttl));
+        return observe(connection, key, node, permit, started, this.commands.replace(connection, key, value, ttl));
     }
 
     @Override
     public CompletionStage<Boolean> delete(C connection, String key) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.delete(connection, key));
+        return observe(connection, key, node, permit, started, this.commands.delete(connection, key));
     }
 
     @Override
     public CompletionStage<CasValue<byte[]>> gets(C connection, String key) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.gets(connection, key));
+        return observe(connection, key, node, permit, started, this.commands.gets(connection, key));
     }
 
     @Override
     public CompletionStage<CasResult> cas(C connection, String key, CasToken token, byte[] value, Duration ttl) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.cas(connection, key, token, value, ttl));
+        return observe(connection, key, node, permit, started, this.commands.cas(connection, key, token, value, ttl));
     }
 
     @Override
     public CompletionStage<Long> incr(C connection, String key, long delta) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.incr(connection, key, delta));
+        return observe(connection, key, node, permit, started, this.commands.incr(connection, key, delta));
     }
 
     @Override
     public CompletionStage<Long> decr(C connection, String key, long delta) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.decr(connection, key, delta));
+        return observe(connection, key, node, permit, started, this.commands.decr(connection, key, delta));
     }
 
     @Override
     public CompletionStage<Boolean> touch(C connection, String key, Duration ttl) {
+        NodeSensor node = this.locator.locate(connection, key);
+        int permit = node.breaker().acquire();
+        if (permit == NodeBreaker.REFUSED) {
+            return refused(connection, key, node);
+        }
         long started = System.nanoTime();
-        return observe(this.locator.locate(connection, key), started, this.commands.touch(connection, key, ttl));
+        return observe(connection, key, node, permit, started, this.commands.touch(connection, key, ttl));
     }
 
-    private <T> CompletionStage<T> observe(NodeSensor node, long started, CompletionStage<T> stage) {
-        return stage.whenComplete((result, failure) -> node.record(failure == null ? CallOutcome.SUCCESS : outcomeOf(failure),
-                System.nanoTime() - started));
+    private <T> CompletionStage<T> observe(C connection, String key, NodeSensor node, int permit, long started,
+            CompletionStage<T> stage) {
+        return stage.handle((result, failure) -> {
+            long latency = System.nanoTime() - started;
+            if (failure == null) {
+                node.record(CallOutcome.SUCCESS, latency);
+                node.breaker().onOutcome(CallOutcome.SUCCESS, permit);
+                return result;
+            }
+            CacheException translated = translate(unwrap(failure), connection, key, node);
+            CallOutcome outcome = CallOutcome.of(translated);
+            node.record(outcome, latency);
+            node.breaker().onOutcome(outcome, permit);
+            if (outcome == CallOutcome.TIMEOUT || outcome == CallOutcome.CONNECTION_FAILURE) {
+                this.locator.onNodeFailure(connection, key, node);
+            }
+            throw new CompletionException(translated);
+        });
     }
 
-    private CallOutcome outcomeOf(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        return CallOutcome.of(this.exceptionTranslator.translate(cause));
+    /** A call the node's breaker refused: not sent, counted against the node, and a reason to read the topology again. */
+    private <T> CompletionStage<T> refused(C connection, String key, NodeSensor node) {
+        node.record(CallOutcome.REJECTED, 0);
+        this.locator.onNodeFailure(connection, key, node);
+        return CompletableFuture.failedFuture(new CacheRejectedException("Redis Cluster " + this.locator.describe(connection, key, node)
+                + " did not answer its last calls, so its circuit breaker refuses calls for a moment; the call was not sent"));
+    }
+
+    private CacheException translate(Throwable cause, C connection, String key, NodeSensor node) {
+        if (cause instanceof CacheException cacheException) {
+            return cacheException;
+        }
+        if (this.exceptionTranslator instanceof NodeExceptionTranslator nodes) {
+            return nodes.translate(cause, this.locator.describe(connection, key, node));
+        }
+        return this.exceptionTranslator.translate(cause);
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 }

@@ -23,10 +23,24 @@ public final class NodeSensor {
     private long lastLatencyNanos;
     private int idleWindows;
     private volatile NodeWindow lastWindow = NodeWindow.EMPTY;
+    private final NodeBreaker breaker;
 
     NodeSensor(String id, String address) {
+        this(id, address, NodeBreaker.Settings.DISABLED);
+    }
+
+    NodeSensor(String id, String address, NodeBreaker.Settings breakerSettings) {
         this.id = id;
         this.address = address;
+        this.breaker = new NodeBreaker(address, breakerSettings);
+    }
+
+    /**
+     * The node's own circuit breaker (closed for good when the sensors were made without one).
+     * @return the breaker
+     */
+    public NodeBreaker breaker() {
+        return this.breaker;
     }
 
     /**

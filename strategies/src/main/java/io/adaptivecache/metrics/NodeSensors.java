@@ -33,6 +33,7 @@ public final class NodeSensors {
     private final NodeSensor otherNodes = new NodeSensor(OTHER_NODES, OTHER_NODES);
     private final int maxNodes;
     private final Settings settings;
+    private final NodeBreaker.Settings breakerSettings;
     private volatile Consumer<NodeSensor> onNewNode = node -> {
     };
 
@@ -49,6 +50,17 @@ public final class NodeSensors {
      * @param settings when a node stands out from the others
      */
     public NodeSensors(int maxNodes, Settings settings) {
+        this(maxNodes, settings, NodeBreaker.Settings.DISABLED);
+    }
+
+    /**
+     * Creates sensors whose nodes each have a {@link NodeBreaker circuit breaker}.
+     * @param maxNodes the most nodes tracked one by one
+     * @param settings when a node stands out from the others
+     * @param breakerSettings when a node's breaker opens ({@link NodeBreaker.Settings#DISABLED} for none)
+     */
+    public NodeSensors(int maxNodes, Settings settings, NodeBreaker.Settings breakerSettings) {
+        this.breakerSettings = java.util.Objects.requireNonNull(breakerSettings, "breakerSettings");
         if (maxNodes < 1) {
             throw new IllegalArgumentException("maxNodes must be at least 1, was " + maxNodes);
         }
@@ -80,11 +92,19 @@ public final class NodeSensors {
             return this.otherNodes;
         }
         NodeSensor[] created = new NodeSensor[1];
-        NodeSensor sensor = this.nodes.computeIfAbsent(id, key -> created[0] = new NodeSensor(key, address));
+        NodeSensor sensor = this.nodes.computeIfAbsent(id, key -> created[0] = new NodeSensor(key, address, this.breakerSettings));
         if (created[0] != null) {
             this.onNewNode.accept(sensor);
         }
         return sensor;
+    }
+
+    /**
+     * The settings of each node's breaker.
+     * @return the settings ({@link NodeBreaker.Settings#DISABLED} for none)
+     */
+    public NodeBreaker.Settings breakerSettings() {
+        return this.breakerSettings;
     }
 
     /**

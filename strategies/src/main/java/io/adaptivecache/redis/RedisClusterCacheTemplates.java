@@ -7,6 +7,8 @@ import java.util.Objects;
 
 import io.adaptivecache.command.CacheBackend;
 import io.adaptivecache.command.NodeObservingCommands;
+import io.adaptivecache.metrics.NodeBreaker;
+import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.metrics.NodeSensors;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisURI;
@@ -14,7 +16,10 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.resource.ClientResources;
+import reactor.core.Disposable;
 
 /**
  * Builds {@link io.adaptivecache.CacheTemplate}s over Redis Cluster. The strategies are the same
@@ -38,7 +43,10 @@ import io.lettuce.core.resource.ClientResources;
  *
  * <p>The topology is refreshed periodically (default every 30 s) and, by default, at once on
  * MOVED or ASK redirects, on persistent reconnects (a failed master) and on unknown nodes or
- * uncovered slots, at most once a second, so that a promoted replica is found within seconds.
+ * uncovered slots, at most once a second, and at once (at most every 250 ms) when a call finds a
+ * node not answering, so that a promoted replica is found soon after its promotion.
+ * Each node has its own circuit breaker ({@link Builder#nodeBreaker}): a node that stops
+ * answering costs its own keys' callers a fast failure, not every caller a timeout.
  * Calls are attributed to their slot's node ({@link io.adaptivecache.command.DefaultCacheTemplate#nodeSensors()}),
  * and a window in which one node stands out is kept from steering the adaptive switcher.
  */
@@ -50,6 +58,42 @@ public final class RedisClusterCacheTemplates {
     private static final Duration ADAPTIVE_REFRESH_RATE_LIMIT = Duration.ofSeconds(1);
 
     private RedisClusterCacheTemplates() {
+    }
+
+    /** Ends the outage of every node whose breaker is open and that serves no slot any more. */
+    static void retireReplacedNodes(NodeSensors sensors, ClusterTopologyChangedEvent event) {
+        for (NodeSensor sensor : sensors.sensors()) {
+            if (!sensor.breaker().isOpen()) {
+                continue;
+            }
+            RedisClusterNode before = find(event.before(), sensor.id());
+            if (before == null) {
+                continue; // not about this node (client resources may be shared with another cluster's client)
+            }
+            RedisClusterNode now = find(event.after(), sensor.id());
+            if (now != null && now.getSlots() != null && !now.getSlots().isEmpty() && !now.is(RedisClusterNode.NodeFlag.FAIL)) {
+                continue;
+            }
+            String heir = null;
+            if (before.getSlots() != null && !before.getSlots().isEmpty()) {
+                int slot = before.getSlots().get(0);
+                for (RedisClusterNode candidate : event.after()) {
+                    if (candidate.hasSlot(slot) && candidate.getUri() != null) {
+                        heir = candidate.getUri().getHost() + ":" + candidate.getUri().getPort();
+                    }
+                }
+            }
+            sensor.breaker().retire(heir != null ? "its slots are served by " + heir + " now" : "it serves no slot any more");
+        }
+    }
+
+    private static RedisClusterNode find(java.util.List<RedisClusterNode> nodes, String id) {
+        for (RedisClusterNode node : nodes) {
+            if (id.equals(node.getNodeId())) {
+                return node;
+            }
+        }
+        return null;
     }
 
     /**
@@ -68,7 +112,8 @@ public final class RedisClusterCacheTemplates {
         private Duration topologyRefreshPeriod = Duration.ofSeconds(30);
         private boolean adaptiveTopologyRefresh = true;
         private ReadFrom readFrom;
-        private NodeSensors nodeSensors = new NodeSensors();
+        private NodeSensors nodeSensors;
+        private NodeBreaker.Settings nodeBreaker = NodeBreaker.Settings.DEFAULTS;
 
         private Builder() {
             super("redis");
@@ -167,12 +212,28 @@ public final class RedisClusterCacheTemplates {
         }
 
         /**
-         * The per-node sensors to record into; by default new ones with the default settings.
+         * The per-node sensors to record into, with their nodes' breakers; by default new ones
+         * with the default settings and the {@link #nodeBreaker node breaker} set here.
          * @param nodeSensors the sensors
          * @return this builder
          */
         public Builder nodeSensors(NodeSensors nodeSensors) {
             this.nodeSensors = Objects.requireNonNull(nodeSensors, "nodeSensors");
+            return this;
+        }
+
+        /**
+         * Each node's circuit breaker: after this many calls in a row that a node did not answer
+         * (timeouts, lost connections), calls for its slots fail at once, with one trial call
+         * per open duration, so that one frozen node does not hold up the callers of the others.
+         * Default {@link NodeBreaker.Settings#DEFAULTS} (5 calls, 1 s);
+         * {@link NodeBreaker.Settings#DISABLED} turns it off. Ignored when
+         * {@link #nodeSensors(NodeSensors)} is given, whose breaker settings apply.
+         * @param settings the breaker settings
+         * @return this builder
+         */
+        public Builder nodeBreaker(NodeBreaker.Settings settings) {
+            this.nodeBreaker = Objects.requireNonNull(settings, "settings");
             return this;
         }
 
@@ -186,7 +247,9 @@ public final class RedisClusterCacheTemplates {
                     .enablePeriodicRefresh(this.topologyRefreshPeriod)
                     .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_RATE_LIMIT);
             if (this.adaptiveTopologyRefresh) {
-                refresh.enableAllAdaptiveRefreshTriggers();
+                // From the first failed reconnect (Lettuce's default waits for five, which its growing
+                // reconnect delay stretches over seconds): a master that went away may have been replaced.
+                refresh.enableAllAdaptiveRefreshTriggers().refreshTriggersReconnectAttempts(1);
             }
             // The cluster settings first, so that a user's options customizer has the last word.
             ClusterClientOptions.Builder options = configure(
@@ -194,11 +257,33 @@ public final class RedisClusterCacheTemplates {
             ClientResources clientResources = clientResources();
             RedisClusterClient client = RedisClusterClient.create(clientResources, seeds);
             client.setOptions(options.build());
+            NodeSensors sensors = this.nodeSensors != null ? this.nodeSensors
+                    : new NodeSensors(64, NodeSensors.Settings.DEFAULTS, this.nodeBreaker);
             RedisClusterConnections connections = new RedisClusterConnections(client, seeds, this.readFrom);
             RedisExceptionTranslator translator = new RedisExceptionTranslator(connections.describe());
+            Runnable refreshNow = this.adaptiveTopologyRefresh ? () -> refreshTopology(client) : () -> {
+            };
+            // A node whose replica took over serves no call any more, so no trial call can end its outage: the
+            // topology change does.
+            Disposable topologyWatch = clientResources.eventBus().get()
+                    .filter(ClusterTopologyChangedEvent.class::isInstance)
+                    .subscribe(event -> retireReplacedNodes(sensors, (ClusterTopologyChangedEvent) event));
+            Runnable shutdown = shutdown(client, clientResources);
             return CacheBackend.of("redis", connections,
-                    new NodeObservingCommands<>(COMMANDS, new ClusterNodeLocator(this.nodeSensors), translator), inputRules(),
-                    translator, commandTimeout(), this.nodeSensors, shutdown(client, clientResources));
+                    new NodeObservingCommands<>(COMMANDS, new ClusterNodeLocator(sensors, refreshNow), translator), inputRules(),
+                    translator, commandTimeout(), sensors, () -> {
+                        topologyWatch.dispose();
+                        shutdown.run();
+                    }).withNodeProbe(new RedisClusterNodeProbe(client, sensors, commandTimeout()));
+        }
+
+        private static void refreshTopology(RedisClusterClient client) {
+            try {
+                client.refreshPartitionsAsync().exceptionally(failure -> null);
+            }
+            catch (RuntimeException ex) {
+                // A client shutting down; the periodic refresh is the fallback anyway.
+            }
         }
     }
 }

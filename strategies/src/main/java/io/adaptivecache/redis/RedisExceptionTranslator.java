@@ -7,14 +7,19 @@ import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CacheTimeoutException;
-import io.adaptivecache.strategy.ExceptionTranslator;
+import io.adaptivecache.command.NodeExceptionTranslator;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 
-/** Reads Lettuce's exceptions as timeout, connection or server failures. */
-final class RedisExceptionTranslator implements ExceptionTranslator {
+/**
+ * Reads Lettuce's exceptions as timeout, connection or server failures. On a cluster, a call's
+ * failure names the node and slot it went to ({@link #translate(Throwable, String)}); the seed
+ * list is named only where no one node is concerned (a multi-slot {@code getAll}, opening a
+ * connection).
+ */
+final class RedisExceptionTranslator implements NodeExceptionTranslator {
 
     private final String address;
 
@@ -24,12 +29,21 @@ final class RedisExceptionTranslator implements ExceptionTranslator {
 
     @Override
     public CacheException translate(Throwable failure) {
+        return translate(failure, "Redis at " + address, "Redis call to " + address, address);
+    }
+
+    @Override
+    public CacheException translate(Throwable failure, String node) {
+        return translate(failure, "Redis Cluster " + node, "Redis Cluster call to " + node, node);
+    }
+
+    private static CacheException translate(Throwable failure, String subject, String callTo, String address) {
         String detail = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
         if (failure instanceof RedisCommandTimeoutException) {
-            return new CacheTimeoutException("Redis at " + address + " did not answer in time: " + detail, failure);
+            return new CacheTimeoutException(subject + " did not answer in time: " + detail, failure);
         }
         if (failure instanceof RedisCommandExecutionException) {
-            return new CacheServerException("Redis at " + address + " answered with an error: " + detail, failure);
+            return new CacheServerException(subject + " answered with an error: " + detail, failure);
         }
         if (failure instanceof RedisException && (detail.startsWith("Request queue size exceeded")
                 || detail.startsWith("Internal stack size exceeded"))) {
@@ -38,9 +52,9 @@ final class RedisExceptionTranslator implements ExceptionTranslator {
         }
         if (failure instanceof RedisConnectionException || failure instanceof IOException
                 || (failure instanceof RedisException && isAboutConnection(detail))) {
-            return new CacheConnectionException("Redis at " + address + " is unreachable: " + detail, failure);
+            return new CacheConnectionException(subject + " is unreachable: " + detail, failure);
         }
-        return new CacheException("Redis call to " + address + " failed: " + detail, failure);
+        return new CacheException(callTo + " failed: " + detail, failure);
     }
 
     private static boolean isAboutConnection(String detail) {
