@@ -11,7 +11,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 /**
  * One template's health: UP when a read reaches the server, with the live strategy; DOWN with
  * the failure otherwise (including an open circuit breaker, whose state is a detail). The read is
- * never degraded to a miss, so {@code on-failure: degrade} cannot hide an outage here. While its switcher is suppressed for flapping, the health carries a
+ * never degraded to a miss, so {@code on-failure: degrade} cannot hide an outage here. A Redis
+ * Cluster template asks every master instead, with a detail per master, and is DOWN only when
+ * none answers (see {@link ClusterHealth}). While its switcher is suppressed for flapping, the health carries a
  * {@code warning} detail.
  */
 public class CacheTemplateHealthIndicator implements HealthIndicator {
@@ -37,12 +39,18 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
             return Health.down().withDetail("reason", "not running").build();
         }
         Health.Builder health;
-        try {
-            this.template.probe(PROBE_KEY);
-            health = Health.up();
+        if (this.template.nodeProbe().isPresent()) {
+            // A cluster: every master is asked, since one key reaches only one of them.
+            health = ClusterHealth.check(this.template.nodeProbe().get());
         }
-        catch (RuntimeException ex) {
-            health = Health.down(ex);
+        else {
+            try {
+                this.template.probe(PROBE_KEY);
+                health = Health.up();
+            }
+            catch (RuntimeException ex) {
+                health = Health.down(ex);
+            }
         }
         health.withDetail("backend", this.template.backendKind()).withDetail("strategy", this.template.activeStrategy().toString())
                 .withDetail("openConnections", this.template.openConnections());
