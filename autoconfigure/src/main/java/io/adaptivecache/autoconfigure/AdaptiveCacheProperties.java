@@ -438,6 +438,40 @@ public class AdaptiveCacheProperties {
         public Refresh getRefresh() {
             return this.refresh;
         }
+
+        /** Each node's own circuit breaker. */
+        @NestedConfigurationProperty
+        private final NodeBreaker nodeBreaker = new NodeBreaker();
+
+        public NodeBreaker getNodeBreaker() {
+            return this.nodeBreaker;
+        }
+    }
+
+    /** A Redis Cluster node's own circuit breaker: one frozen or dead node costs its own slots' callers a fast failure, not every caller a timeout. */
+    public static class NodeBreaker {
+
+        /** Calls in a row that a node did not answer (timeouts, lost connections) after which calls for its slots fail at once (a miss under on-failure: degrade); 0 turns the node breakers off. */
+        private int failureThreshold = 5;
+
+        /** How long an open node breaker refuses calls before it lets one trial call through. */
+        private Duration openDuration = Duration.ofSeconds(1);
+
+        public int getFailureThreshold() {
+            return this.failureThreshold;
+        }
+
+        public void setFailureThreshold(int failureThreshold) {
+            this.failureThreshold = failureThreshold;
+        }
+
+        public Duration getOpenDuration() {
+            return this.openDuration;
+        }
+
+        public void setOpenDuration(Duration openDuration) {
+            this.openDuration = openDuration;
+        }
     }
 
     /** Redis Cluster topology refresh. */
@@ -446,7 +480,7 @@ public class AdaptiveCacheProperties {
         /** How often the topology is read again, whatever happens. */
         private Duration period = Duration.ofSeconds(30);
 
-        /** Whether the topology is read again at once (at most once a second) on MOVED or ASK redirects, persistent reconnects (a failed master), unknown nodes and uncovered slots. */
+        /** Whether the topology is read again at once (at most once a second) on MOVED or ASK redirects, reconnects (a failed master), unknown nodes and uncovered slots, and checked with another master (at most every 250 ms) when a node does not answer a call. */
         private boolean adaptive = true;
 
         public Duration getPeriod() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.redis.RedisClusterCacheTemplates;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisURI;
@@ -59,6 +60,14 @@ final class RedisClusterSettings {
         RedisCacheTemplateConfiguration.positive(PREFIX + ".refresh.period", cluster.getRefresh().getPeriod(),
                 builder::topologyRefreshPeriod);
         builder.adaptiveTopologyRefresh(cluster.getRefresh().isAdaptive());
+        AdaptiveCacheProperties.NodeBreaker nodeBreaker = cluster.getNodeBreaker();
+        int threshold = nodeBreaker.getFailureThreshold();
+        if (threshold < 0) {
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".node-breaker.failure-threshold", threshold,
+                    "it must be 0 (no node breakers) or more");
+        }
+        RedisCacheTemplateConfiguration.positive(PREFIX + ".node-breaker.open-duration", nodeBreaker.getOpenDuration(),
+                openDuration -> builder.nodeBreaker(new NodeBreaker.Settings(threshold, openDuration)));
         if (cluster.getReadFrom() != null) {
             builder.readFrom(readFrom(cluster.getReadFrom()));
         }

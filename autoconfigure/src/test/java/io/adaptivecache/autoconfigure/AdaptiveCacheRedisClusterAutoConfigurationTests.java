@@ -70,6 +70,28 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
     }
 
     @Test
+    void nodeBreakerPropertiesShouldReachEveryNodesBreakerAndABadValueShouldFailNamingTheProperty() {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes(),
+                "adaptive-cache.redis.cluster.node-breaker.failure-threshold=3",
+                "adaptive-cache.redis.cluster.node-breaker.open-duration=2s").run(context -> {
+                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    assertThat(template.nodeSensors().orElseThrow().breakerSettings())
+                            .isEqualTo(new io.adaptivecache.metrics.NodeBreaker.Settings(3, Duration.ofSeconds(2)));
+                });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes()).run(context -> {
+            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            assertThat(template.nodeSensors().orElseThrow().breakerSettings())
+                    .isEqualTo(io.adaptivecache.metrics.NodeBreaker.Settings.DEFAULTS);
+        });
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes(),
+                "adaptive-cache.redis.cluster.node-breaker.failure-threshold=-1").run(context -> assertThat(context)
+                        .getFailure().rootCause().hasMessageContaining("adaptive-cache.redis.cluster.node-breaker.failure-threshold"));
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes(),
+                "adaptive-cache.redis.cluster.node-breaker.open-duration=0s").run(context -> assertThat(context)
+                        .getFailure().rootCause().hasMessageContaining("adaptive-cache.redis.cluster.node-breaker.open-duration"));
+    }
+
+    @Test
     void aStandaloneTemplateShouldShowNoNodes() {
         this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://" + redis.cluster().masters().get(0).address())
                 .run(context -> {
