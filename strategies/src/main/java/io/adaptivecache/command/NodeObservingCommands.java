@@ -21,7 +21,8 @@ import io.adaptivecache.strategy.ExceptionTranslator;
 
 /**
  * Commands that record each single-key call against the node serving its key, around another
- * backend's commands. Multi-key calls ({@link #getAll}) span nodes and are not attributed.
+ * backend's commands. Multi-key calls ({@link #getAll}) span nodes and are not attributed, but
+ * are refused while a node they need has its breaker open.
  * The latency recorded is the node's: from issuing the command to its reply, without any wait
  * for a pooled connection.
  *
@@ -64,6 +65,13 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
 
     @Override
     public CompletionStage<Map<String, byte[]>> getAll(C connection, List<String> keys) {
+        // Refused whole while one of its nodes' breakers is open: it would wait out that node's timeout.
+        for (String key : keys) {
+            NodeSensor node = this.locator.locate(connection, key);
+            if (node.breaker().isOpen()) {
+                return refused(connection, key, node);
+            }
+        }
         return this.commands.getAll(connection, keys);
     }
 

@@ -92,6 +92,8 @@ class RedisClusterFrozenNodeIntegrationTests {
         assertThat(run.timeout.get()).as("a call that waited out the timeout before the breaker opened").isNotNull();
         assertThat(run.timeout.get().getMessage()).contains("Redis Cluster node " + this.frozen.address() + " (slot ")
                 .doesNotContain("redis-cluster://");
+        assertThat(run.getAllFailure.get()).as("a getAll over every master's keys during the freeze")
+                .isInstanceOf(CacheRejectedException.class).hasMessageContaining("node " + this.frozen.address() + " (slot ");
         String frozenAddress = this.frozen.address();
         List<String> lines = log.toString(StandardCharsets.UTF_8).lines().filter(line -> line.contains(frozenAddress)).toList();
         assertThat(lines.stream().filter(line -> line.contains("WARN") && line.contains("did not answer")).count())
@@ -185,6 +187,12 @@ class RedisClusterFrozenNodeIntegrationTests {
             sleep(WINDOW);
             long atThaw = getsAndSets(healthy);
             long thawAt = System.nanoTime();
+            try {
+                this.template.getAll(List.of(keys.get(0), keys.get(20), keys.get(40)));
+            }
+            catch (RuntimeException ex) {
+                run.getAllFailure.set(ex);
+            }
             victim.thaw();
             this.frozen = victim;
             run.before = atFreeze - atStart;
@@ -237,6 +245,7 @@ class RedisClusterFrozenNodeIntegrationTests {
         long duringMillis;
         final AtomicReference<CacheRejectedException> rejection = new AtomicReference<>();
         final AtomicReference<CacheTimeoutException> timeout = new AtomicReference<>();
+        final AtomicReference<RuntimeException> getAllFailure = new AtomicReference<>();
     }
 
     /** Writes to two streams. */
