@@ -58,9 +58,33 @@ class RedisClusterFailoverIntegrationTests {
     private final AtomicBoolean stop = new AtomicBoolean();
     private DefaultCacheTemplate<?> template;
     private StrategySwitcher switcher;
+    // Lettuce's and this project's log lines go to System.err (slf4j-simple): a copy to count them.
+    private final java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+    private java.io.PrintStream originalErr;
+
+    @org.junit.jupiter.api.BeforeEach
+    void captureLog() {
+        this.originalErr = System.err;
+        java.io.OutputStream tee = new java.io.OutputStream() {
+
+            @Override
+            public synchronized void write(int b) {
+                RedisClusterFailoverIntegrationTests.this.originalErr.write(b);
+                RedisClusterFailoverIntegrationTests.this.log.write(b);
+            }
+
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                RedisClusterFailoverIntegrationTests.this.originalErr.write(b, off, len);
+                RedisClusterFailoverIntegrationTests.this.log.write(b, off, len);
+            }
+        };
+        System.setErr(new java.io.PrintStream(tee, true, java.nio.charset.StandardCharsets.UTF_8));
+    }
 
     @AfterEach
     void shutDown() throws InterruptedException {
+        System.setErr(this.originalErr);
         this.stop.set(true);
         this.executor.shutdownNow();
         this.executor.awaitTermination(10, TimeUnit.SECONDS);
@@ -104,6 +128,7 @@ class RedisClusterFailoverIntegrationTests {
 
         LongAdder calls = new LongAdder();
         LongAdder victimFailures = new LongAdder();
+        java.util.concurrent.atomic.AtomicReference<String> victimFailure = new java.util.concurrent.atomic.AtomicReference<>();
         List<String> survivorFailures = new CopyOnWriteArrayList<>();
         List<String> failuresAfterRecovery = new CopyOnWriteArrayList<>();
         AtomicLong promotedAt = new AtomicLong();
@@ -142,6 +167,7 @@ class RedisClusterFailoverIntegrationTests {
                         }
                         if (victimKeys.contains(key)) {
                             victimFailures.increment();
+                            victimFailure.compareAndSet(null, ex.getMessage());
                         }
                         else {
                             addBounded(survivorFailures, failure);
@@ -220,6 +246,14 @@ class RedisClusterFailoverIntegrationTests {
         assertThat(byPort.get(heir.port()).errors()).as("the heir's failures, all at the handover")
                 .isLessThanOrEqualTo(Math.max(5, byPort.get(heir.port()).calls() / 1000));
         assertThat(this.template.openConnections()).isEqualTo(2);
+        assertThat(victimFailure.get()).as("a failure on the dead slots names the dead node and the slot, not the seeds")
+                .contains("node " + victim.address() + " (slot ").doesNotContain("redis-cluster://");
+        // Once per outage: one WARN when the dead node's breaker opened, one when its slots moved to the heir.
+        List<String> lines = this.log.toString(java.nio.charset.StandardCharsets.UTF_8).lines()
+                .filter(line -> line.contains("NodeBreaker") && line.contains(victim.address())).toList();
+        assertThat(lines).as("the node breaker's lines about %s", victim.address()).hasSize(2);
+        assertThat(lines.get(0)).contains("WARN").contains("did not answer");
+        assertThat(lines.get(1)).contains("WARN").contains("outage over").contains("served by " + heir.address());
         promotionWatcher.join(TimeUnit.SECONDS.toMillis(5));
         assertThat(heirPromotedAt.get()).as("the heir was seen calling itself master").isPositive();
         System.out.printf("failover: killed -> heir is master %d ms, heir is master -> first success on the dead slots %d ms"
