@@ -60,7 +60,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.get(connection, key));
+        CompletionStage<byte[]> stage;
+        try {
+            stage = this.commands.get(connection, key);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -83,7 +90,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.set(connection, key, value, ttl));
+        CompletionStage<Void> stage;
+        try {
+            stage = this.commands.set(connection, key, value, ttl);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -94,7 +108,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.add(connection, key, value, ttl));
+        CompletionStage<Boolean> stage;
+        try {
+            stage = this.commands.add(connection, key, value, ttl);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -105,7 +126,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.replace(connection, key, value, ttl));
+        CompletionStage<Boolean> stage;
+        try {
+            stage = this.commands.replace(connection, key, value, ttl);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -116,7 +144,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.delete(connection, key));
+        CompletionStage<Boolean> stage;
+        try {
+            stage = this.commands.delete(connection, key);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -127,7 +162,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.gets(connection, key));
+        CompletionStage<CasValue<byte[]>> stage;
+        try {
+            stage = this.commands.gets(connection, key);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -138,7 +180,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.cas(connection, key, token, value, ttl));
+        CompletionStage<CasResult> stage;
+        try {
+            stage = this.commands.cas(connection, key, token, value, ttl);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -149,7 +198,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.incr(connection, key, delta));
+        CompletionStage<Long> stage;
+        try {
+            stage = this.commands.incr(connection, key, delta);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -160,7 +216,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.decr(connection, key, delta));
+        CompletionStage<Long> stage;
+        try {
+            stage = this.commands.decr(connection, key, delta);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     @Override
@@ -171,7 +234,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        return observe(connection, key, node, permit, started, this.commands.touch(connection, key, ttl));
+        CompletionStage<Boolean> stage;
+        try {
+            stage = this.commands.touch(connection, key, ttl);
+        }
+        catch (RuntimeException ex) {
+            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+        }
+        return observe(connection, key, node, permit, started, stage);
     }
 
     private <T> CompletionStage<T> observe(C connection, String key, NodeSensor node, int permit, long started,
