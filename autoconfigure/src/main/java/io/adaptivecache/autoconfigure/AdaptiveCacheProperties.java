@@ -202,6 +202,12 @@ public class AdaptiveCacheProperties {
         /** Most automatic switches in any hour. */
         private int maxSwitchesPerHour = 12;
 
+        /**
+         * How far back the template's last windows are kept in memory (a bounded ring of history/window windows, at most
+         * 86400), for the Actuator endpoint's history and the live page, so that a page opened after an incident shows it.
+         */
+        private Duration history = Duration.ofMinutes(5);
+
         /** When the switcher moves few callers to blocking POOLED connections (Redis with pooled-driver jedis only). */
         @NestedConfigurationProperty
         private final BlockingPool blockingPool = new BlockingPool();
@@ -280,6 +286,14 @@ public class AdaptiveCacheProperties {
 
         public void setMaxSwitchesPerHour(int maxSwitchesPerHour) {
             this.maxSwitchesPerHour = maxSwitchesPerHour;
+        }
+
+        public Duration getHistory() {
+            return this.history;
+        }
+
+        public void setHistory(Duration history) {
+            this.history = history;
         }
     }
 
