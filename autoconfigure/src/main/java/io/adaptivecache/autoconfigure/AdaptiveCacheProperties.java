@@ -30,6 +30,9 @@ public class AdaptiveCacheProperties {
     /** Spring Cache support. */
     private final Cache cache = new Cache();
 
+    /** Micrometer Observations of cache calls. */
+    private final Observations observations = new Observations();
+
     public Redis getRedis() {
         return this.redis;
     }
@@ -40,6 +43,28 @@ public class AdaptiveCacheProperties {
 
     public Cache getCache() {
         return this.cache;
+    }
+
+    public Observations getObservations() {
+        return this.observations;
+    }
+
+    /** Micrometer Observations of cache calls (spans with tracing), for an application that has an ObservationRegistry. */
+    public static class Observations {
+
+        /**
+         * Whether each cache-template call is a Micrometer Observation named adaptive.cache.call (a span with tracing), tagged
+         * backend, template, command, strategy and outcome, never a key or a value. Off, calls create no observation.
+         */
+        private boolean enabled;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 
     /** The strategy types a template can be configured with. */
