@@ -92,7 +92,8 @@ public final class StrategySwitcher implements AutoCloseable {
     }
 
     /**
-     * Creates a switcher that is not started yet and keeps {@link #DEFAULT_HISTORY} of windows.
+     * Creates a switcher that is not started yet and keeps {@link #DEFAULT_HISTORY} of windows (at
+     * most {@link #MAX_HISTORY_WINDOWS} of them, for very short windows).
      * @param template the template to watch
      * @param policy decides, one window at a time
      * @param window how often to sample and decide
@@ -106,7 +107,14 @@ public final class StrategySwitcher implements AutoCloseable {
     public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
             StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit) {
         this(template, policy, window, mode, pinned, nanoClock, wallClock, listener, connectionLimit,
-                historyWindows(DEFAULT_HISTORY, window));
+                defaultHistoryWindows(window));
+    }
+
+    private static int defaultHistoryWindows(Duration window) {
+        if (window == null || window.isZero() || window.isNegative()) {
+            return 1; // a null window is refused below, a non-positive one when the switcher starts
+        }
+        return (int) Math.min(MAX_HISTORY_WINDOWS, Math.max(1, DEFAULT_HISTORY.dividedBy(window)));
     }
 
     /**

@@ -289,6 +289,9 @@ class StrategySwitcherTests {
         assertThatIllegalArgumentException().isThrownBy(() -> StrategySwitcher.historyWindows(Duration.ZERO, Duration.ofSeconds(1)));
         assertThatIllegalArgumentException().isThrownBy(() -> new StrategySwitcher(this.template, new ScriptedPolicy(null),
                 Duration.ofSeconds(1), AdaptiveMode.AUTO, null, this.nanos::get, this.wall, this.events::add, 64, 0));
+        // Without a capacity, five minutes of windows, but never more than the bound: a 1 ms window is not refused.
+        new StrategySwitcher(this.template, new ScriptedPolicy(null), Duration.ofMillis(1), AdaptiveMode.AUTO, null, this.nanos::get,
+                this.wall, this.events::add).close();
     }
 
     static final class ScriptedPolicy implements StrategyPolicy {
