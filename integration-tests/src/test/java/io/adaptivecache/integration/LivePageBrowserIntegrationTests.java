@@ -78,6 +78,30 @@ class LivePageBrowserIntegrationTests extends RealCacheServers {
                     .until(() -> browser.findElement(By.id("load-status")).getText().startsWith("last run"));
             assertThat(browser.findElement(By.id("load-status")).getText()).contains(" 0 errors");
 
+            // Not only points: each one drawn is a window the endpoint reports, with its throughput and latencies.
+            Map<String, Object> page = chartData(browser, "redis");
+            SampleHttp http = new SampleHttp(this.environment);
+            List<Window> server = windows(history(http));
+            List<List<Object>> rate = points(page, "rate");
+            List<List<Object>> p99 = points(page, "p99");
+            assertThat(rate).anyMatch(point -> number(point.get(1)) > 0);
+            for (int i = 0; i < rate.size(); i++) {
+                long at = ((Number) rate.get(i).get(0)).longValue();
+                Window window = server.stream().filter(each -> each.at() == at).findFirst().orElse(null);
+                assertThat(window).as("the endpoint's window at %s", Instant.ofEpochMilli(at)).isNotNull();
+                assertThat(number(rate.get(i).get(1))).isEqualTo((double) window.throughput());
+                assertThat(number(p99.get(i).get(1))).isEqualTo(window.p99Millis());
+            }
+            JsonNode trial = null;
+            for (JsonNode event : JSON.readTree(http.send("GET", "/actuator/adaptivecache/redis", null).body()).get("recentSwitches")) {
+                if (event.get("to").asString().startsWith("MULTI(3")) {
+                    trial = event;
+                }
+            }
+            assertThat(trial).isNotNull();
+            long trialAt = Instant.parse(trial.get("at").asString()).toEpochMilli();
+            assertThat(points(page, "markers")).anyMatch(marker -> ((Number) marker.get(0)).longValue() == trialAt);
+
             Path screenshot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
             Files.createDirectories(Path.of("target"));
             Files.copy(screenshot, Path.of("target", "live-page.png"), StandardCopyOption.REPLACE_EXISTING);
