@@ -1,9 +1,16 @@
-// The live page: polls /actuator/adaptivecache every second and draws, per template,
-// throughput and p50/p99 latency over the last five minutes, the live strategy's N as a band,
-// and a marker with the reason at each switch.
+// The live page: draws, per template, throughput and p50/p99 latency window by window, the N of
+// the strategy that served each window as a band coloured by its type, and a marker with the
+// reason at each switch. When a template first appears it draws the windows the server kept
+// (/actuator/adaptivecache/{name}/history, five minutes by default), so a page opened after an
+// incident shows it; then it polls /actuator/adaptivecache every second and appends each new
+// window (the template's lastWindow), keyed by the time the window closed on the server.
 const WINDOW_SECONDS = 300;
 const STRATEGY_COLORS = { SINGLE: '#9aa5b8', MULTI: '#3c8d5a', POOLED: '#c46b2c' };
 const cards = {};
+// Each template's history request, made once; every poll waits for it before appending a window.
+const histories = {};
+// The charts by template name, for a reader of the page (the browser test reads their data).
+window.liveCharts = {};
 
 function strategyType(spec) {
   return (spec || '').split('(')[0];
@@ -25,7 +32,8 @@ function card(name) {
       { label: 'calls/s', data: [], yAxisID: 'rate', borderColor: '#2b6cb0', pointRadius: 0, borderWidth: 2 },
       { label: 'p50 ms', data: [], yAxisID: 'latency', borderColor: '#38a169', pointRadius: 0, borderWidth: 1 },
       { label: 'p99 ms', data: [], yAxisID: 'latency', borderColor: '#d53f8c', pointRadius: 0, borderWidth: 1 },
-      { label: 'N (band = strategy)', data: [], yAxisID: 'connections', stepped: true, fill: 'origin', pointRadius: 0,
+      // Each point closes its window: 'after' draws its N (and colour) back to the previous point, over the window it served.
+      { label: 'N (band = strategy)', data: [], yAxisID: 'connections', stepped: 'after', fill: 'origin', pointRadius: 0,
         borderWidth: 0, segment: { backgroundColor: ctx => (STRATEGY_COLORS[ctx.p1.raw.strategy] || '#999') + '33' } },
       { label: 'switch', type: 'scatter', data: [], yAxisID: 'rate', pointRadius: 7, pointStyle: 'triangle',
         backgroundColor: '#1d2330' }
@@ -41,26 +49,59 @@ function card(name) {
       plugins: { tooltip: { callbacks: { label: ctx => ctx.raw.label || `${ctx.dataset.label}: ${ctx.parsed.y}` } } }
     }
   });
-  cards[name] = { element, chart, switches: new Set() };
+  cards[name] = { element, chart, switches: new Set(), lastAt: -Infinity, spanMillis: WINDOW_SECONDS * 1000 };
+  window.liveCharts[name] = chart;
   return cards[name];
 }
 
-function trim(data, now) {
-  while (data.length && data[0].x < now - WINDOW_SECONDS * 1000) {
+// One window: a point on each line at the time it closed, and the band at the N of the strategy
+// that served it. A window already drawn (the history and the polls overlap) is skipped.
+function addWindow(entry, sample) {
+  const at = Date.parse(sample.at);
+  if (at <= entry.lastAt) {
+    return;
+  }
+  entry.lastAt = at;
+  const [rate, p50, p99, band] = entry.chart.data.datasets;
+  rate.data.push({ x: at, y: sample.throughput });
+  p50.data.push({ x: at, y: sample.p50Millis });
+  p99.data.push({ x: at, y: sample.p99Millis });
+  band.data.push({ x: at, y: sample.connections, strategy: sample.strategyType });
+}
+
+// What the server kept of a template's last windows, drawn before any live point.
+async function loadHistory(name) {
+  const entry = card(name);
+  let windows;
+  try {
+    const response = await fetch(`/actuator/adaptivecache/${encodeURIComponent(name)}/history`);
+    windows = response.ok ? (await response.json()).windows : [];
+  }
+  catch (error) {
+    windows = []; // the live windows are still drawn
+  }
+  if (windows.length > 1) {
+    // Keep as much as the server keeps, if that is more than the page's five minutes.
+    entry.spanMillis = Math.max(entry.spanMillis, Date.parse(windows[windows.length - 1].at) - Date.parse(windows[0].at));
+  }
+  windows.forEach(sample => addWindow(entry, sample));
+  entry.element.dataset.history = String(windows.length);
+}
+
+function trim(data, newest, spanMillis) {
+  while (data.length && data[0].x < newest - spanMillis) {
     data.shift();
   }
 }
 
 function render(name, template, now) {
-  const { element, chart, switches } = card(name);
-  const [rate, p50, p99, band, markers] = chart.data.datasets;
+  const entry = card(name);
+  const { element, chart, switches } = entry;
+  const [rate, , , , markers] = chart.data.datasets;
   const figures = template.figures;
-  if (figures) {
-    rate.data.push({ x: now, y: figures.throughput });
-    p50.data.push({ x: now, y: figures.p50Millis });
-    p99.data.push({ x: now, y: figures.p99Millis });
+  if (template.lastWindow) {
+    addWindow(entry, template.lastWindow);
   }
-  band.data.push({ x: now, y: template.connections, strategy: strategyType(template.strategy) });
   for (const event of template.recentSwitches) {
     const key = event.at + event.to;
     if (switches.has(key)) {
@@ -77,7 +118,8 @@ function render(name, template, now) {
       (warm-up ${event.warmUpMillis} ms, drain ${event.drainMillis} ms, ${event.outcome.toLowerCase()})`;
     element.querySelector('.switches').prepend(item);
   }
-  chart.data.datasets.forEach(dataset => trim(dataset.data, now));
+  // Trimmed by the server's time of the newest window, the clock the points are drawn on.
+  chart.data.datasets.forEach(dataset => trim(dataset.data, entry.lastAt, entry.spanMillis));
   chart.update('none');
 
   const badges = [`<span class="strategy">${template.strategy}</span>`, `<span>${template.pinned ? 'pinned' : template.mode}</span>`,
@@ -102,6 +144,8 @@ async function poll() {
     const response = await fetch('/actuator/adaptivecache');
     const body = await response.json();
     for (const [name, template] of Object.entries(body.templates)) {
+      histories[name] = histories[name] || loadHistory(name);
+      await histories[name];
       render(name, template, now);
     }
     const load = await (await fetch('/load')).json();

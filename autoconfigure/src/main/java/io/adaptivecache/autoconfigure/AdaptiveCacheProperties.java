@@ -30,6 +30,9 @@ public class AdaptiveCacheProperties {
     /** Spring Cache support. */
     private final Cache cache = new Cache();
 
+    /** Micrometer Observations of cache calls. */
+    private final Observations observations = new Observations();
+
     public Redis getRedis() {
         return this.redis;
     }
@@ -40,6 +43,28 @@ public class AdaptiveCacheProperties {
 
     public Cache getCache() {
         return this.cache;
+    }
+
+    public Observations getObservations() {
+        return this.observations;
+    }
+
+    /** Micrometer Observations of cache calls (spans with tracing), for an application that has an ObservationRegistry. */
+    public static class Observations {
+
+        /**
+         * Whether each cache-template call is a Micrometer Observation named adaptive.cache.call (a span with tracing), tagged
+         * backend, template, command, strategy and outcome, never a key or a value. Off, calls create no observation.
+         */
+        private boolean enabled;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 
     /** The strategy types a template can be configured with. */
@@ -202,6 +227,12 @@ public class AdaptiveCacheProperties {
         /** Most automatic switches in any hour. */
         private int maxSwitchesPerHour = 12;
 
+        /**
+         * How far back the template's last windows are kept in memory (a bounded ring of history/window windows, at most
+         * 86400), for the Actuator endpoint's history and the live page, so that a page opened after an incident shows it.
+         */
+        private Duration history = Duration.ofMinutes(5);
+
         /** When the switcher moves few callers to blocking POOLED connections (Redis with pooled-driver jedis only). */
         @NestedConfigurationProperty
         private final BlockingPool blockingPool = new BlockingPool();
@@ -280,6 +311,14 @@ public class AdaptiveCacheProperties {
 
         public void setMaxSwitchesPerHour(int maxSwitchesPerHour) {
             this.maxSwitchesPerHour = maxSwitchesPerHour;
+        }
+
+        public Duration getHistory() {
+            return this.history;
+        }
+
+        public void setHistory(Duration history) {
+            this.history = history;
         }
     }
 

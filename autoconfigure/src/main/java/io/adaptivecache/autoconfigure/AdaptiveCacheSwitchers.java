@@ -83,7 +83,8 @@ public class AdaptiveCacheSwitchers {
                     "it must be at most " + prefix + ".adaptive.connection-limit (" + adaptive.getConnectionLimit() + ")");
         }
         StrategySwitcher switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(policy, blockingPool), adaptive.getWindow(),
-                adaptive.getMode(), pinned, System::nanoTime, Clock.systemUTC(), this::publish, adaptive.getConnectionLimit());
+                adaptive.getMode(), pinned, System::nanoTime, Clock.systemUTC(), this::publish, adaptive.getConnectionLimit(),
+                historyWindows(prefix + ".adaptive", adaptive));
         this.switchers.put(template.name(), switcher);
         switcher.start();
     }
@@ -145,6 +146,18 @@ public class AdaptiveCacheSwitchers {
                 defaults.maxDwell().compareTo(adaptive.getDwell()) < 0 ? adaptive.getDwell() : defaults.maxDwell(),
                 adaptive.getTrial(), defaults.trialTolerance(), defaults.suppressAfterRollbacks(), defaults.suppression(),
                 adaptive.getMaxSwitchesPerHour());
+    }
+
+    /** The windows {@code history} covers, checked: the property is named if it is not positive or reaches too far. */
+    static int historyWindows(String prefix, AdaptiveCacheProperties.Adaptive adaptive) {
+        positive(prefix + ".history", adaptive.getHistory());
+        try {
+            return StrategySwitcher.historyWindows(adaptive.getHistory(), adaptive.getWindow());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".history", adaptive.getHistory(), "it must cover at most "
+                    + StrategySwitcher.MAX_HISTORY_WINDOWS + " windows of " + prefix + ".window (" + adaptive.getWindow() + ")");
+        }
     }
 
     static ThresholdStrategyPolicy.BlockingPool blockingPool(String prefix, AdaptiveCacheProperties.BlockingPool settings) {

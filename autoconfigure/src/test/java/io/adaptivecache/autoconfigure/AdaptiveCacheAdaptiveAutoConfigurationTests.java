@@ -139,6 +139,48 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         });
     }
 
+    @Test
+    void theHistoryShouldKeepItsSpanOfWindowsForTheEndpointAndBadValuesShouldNameTheProperty() {
+        String prefix = "adaptive-cache.redis.adaptive";
+        AdaptiveCacheProperties.Adaptive adaptive = new AdaptiveCacheProperties.Adaptive();
+        assertThat(AdaptiveCacheSwitchers.historyWindows(prefix, adaptive)).as("5 minutes of 1 s windows").isEqualTo(300);
+        adaptive.setHistory(Duration.ofMinutes(2));
+        adaptive.setWindow(Duration.ofMillis(500));
+        assertThat(AdaptiveCacheSwitchers.historyWindows(prefix, adaptive)).isEqualTo(240);
+
+        // Windows of 100 ms, 300 ms of them kept: the endpoint serves the newest three, oldest first, ending with the last window.
+        this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=adaptivecache", prefix + ".window=100ms",
+                prefix + ".history=300ms").run(context -> {
+            assertThat(context).hasNotFailed();
+            AdaptiveCacheEndpoint endpoint = context.getBean(AdaptiveCacheEndpoint.class);
+            java.time.Instant started = java.time.Instant.now();
+            org.awaitility.Awaitility.await("older windows overwritten").atMost(Duration.ofSeconds(10)).until(() -> {
+                var windows = endpoint.history("redis", "history").windows();
+                return windows.size() == 3 && windows.get(0).at().isAfter(started.plusMillis(400));
+            });
+            var windows = endpoint.history("redis", "history").windows();
+            assertThat(windows).hasSize(3);
+            assertThat(windows.get(0).at()).isBefore(windows.get(1).at());
+            assertThat(windows.get(1).at()).isBefore(windows.get(2).at());
+            assertThat(windows).allSatisfy(window -> assertThat(window.strategyType()).isEqualTo("MULTI"));
+            AdaptiveCacheEndpoint.TemplateDescriptor template = endpoint.template("redis");
+            assertThat(template.lastWindow()).isNotNull();
+            assertThat(template.lastWindow().at()).isAfterOrEqualTo(windows.get(2).at());
+            assertThat(endpoint.history("redis", "other")).isNull();
+            assertThat(endpoint.history("nope", "history")).isNull();
+        });
+        this.contextRunner.withPropertyValues(prefix + ".history=0s").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(prefix + ".history")
+                    .hasMessageContaining("positive");
+        });
+        this.contextRunner.withPropertyValues(prefix + ".history=2d").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(prefix + ".history")
+                    .hasMessageContaining("at most 86400 windows of " + prefix + ".window");
+        });
+    }
+
     private static AdaptiveCacheProperties.Adaptive adaptive(int connectionLimit, Integer maxConnections) {
         AdaptiveCacheProperties.Adaptive adaptive = new AdaptiveCacheProperties.Adaptive();
         adaptive.setConnectionLimit(connectionLimit);

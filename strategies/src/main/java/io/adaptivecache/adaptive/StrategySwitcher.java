@@ -13,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.metrics.WindowHistory;
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.SwitchReport;
@@ -47,6 +48,15 @@ public final class StrategySwitcher implements AutoCloseable {
      */
     public static final int DEFAULT_CONNECTION_LIMIT = 64;
 
+    /**
+     * How far back the {@linkplain #windowHistory() window history} of a switcher created without
+     * a capacity reaches: five minutes of windows.
+     */
+    public static final Duration DEFAULT_HISTORY = Duration.ofMinutes(5);
+
+    /** The most windows a history may keep (a day of one-second windows), so that its memory stays bounded. */
+    public static final int MAX_HISTORY_WINDOWS = 86_400;
+
     private final DefaultCacheTemplate<?> template;
     private final StrategyPolicy policy;
     private final Duration window;
@@ -57,6 +67,7 @@ public final class StrategySwitcher implements AutoCloseable {
     private final int connectionLimit;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<SwitchEvent> history = new ArrayDeque<>(HISTORY);
+    private final WindowHistory windows;
     private volatile StrategySpec pinned;
     private volatile Decision lastDecision;
     private volatile WindowSample lastWindow;
@@ -81,6 +92,32 @@ public final class StrategySwitcher implements AutoCloseable {
     }
 
     /**
+     * Creates a switcher that is not started yet and keeps {@link #DEFAULT_HISTORY} of windows (at
+     * most {@link #MAX_HISTORY_WINDOWS} of them, for very short windows).
+     * @param template the template to watch
+     * @param policy decides, one window at a time
+     * @param window how often to sample and decide
+     * @param mode act or only advise
+     * @param pinned a strategy pinned by configuration, or {@code null} to let the policy decide
+     * @param nanoClock the policy's clock ({@code System::nanoTime}, or a fake one in tests)
+     * @param wallClock the clock for event timestamps
+     * @param listener hears of every switch
+     * @param connectionLimit the most connections an operator's {@link #pin} or {@link #forceTrial} may ask for
+     */
+    public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
+            StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit) {
+        this(template, policy, window, mode, pinned, nanoClock, wallClock, listener, connectionLimit,
+                defaultHistoryWindows(window));
+    }
+
+    private static int defaultHistoryWindows(Duration window) {
+        if (window == null || window.isZero() || window.isNegative()) {
+            return 1; // a null window is refused below, a non-positive one when the switcher starts
+        }
+        return (int) Math.min(MAX_HISTORY_WINDOWS, Math.max(1, DEFAULT_HISTORY.dividedBy(window)));
+    }
+
+    /**
      * Creates a switcher that is not started yet.
      * @param template the template to watch
      * @param policy decides, one window at a time
@@ -94,12 +131,20 @@ public final class StrategySwitcher implements AutoCloseable {
      *        {@link #pin} or {@link #forceTrial} may ask for; at least 1. The policy is expected to
      *        stay within it too (give it a cap no higher); the strategy the template started with
      *        is not checked.
+     * @param historyWindows how many of the last windows to keep for {@link #windowHistory()}: from 1 to
+     *        {@link #MAX_HISTORY_WINDOWS} (see {@link #historyWindows(Duration, Duration)})
      */
     public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
-            StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit) {
+            StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit,
+            int historyWindows) {
         if (connectionLimit < 1) {
             throw new IllegalArgumentException("The connection limit must be at least 1, was " + connectionLimit);
         }
+        if (historyWindows < 1 || historyWindows > MAX_HISTORY_WINDOWS) {
+            throw new IllegalArgumentException("The window history must keep from 1 to " + MAX_HISTORY_WINDOWS
+                    + " windows, was " + historyWindows);
+        }
+        this.windows = new WindowHistory(historyWindows);
         this.connectionLimit = connectionLimit;
         this.template = Objects.requireNonNull(template, "template");
         this.policy = Objects.requireNonNull(policy, "policy");
@@ -149,6 +194,7 @@ public final class StrategySwitcher implements AutoCloseable {
             long now = this.nanoClock.getAsLong();
             WindowSample sample = this.template.sensors().sample(now, this.template.strategyStats(), this.window.toNanos());
             this.lastWindow = sample;
+            this.windows.record(this.wallClock.millis(), sample);
             Decision decision;
             StrategySpec pin = this.pinned;
             if (pin != null) {
@@ -296,6 +342,45 @@ public final class StrategySwitcher implements AutoCloseable {
         }
         return new AdaptiveState(this.template.name(), this.mode, this.pinned, this.template.activeStrategy(), this.since,
                 this.lastDecision, this.lastWindow, events, this.policy.isSuppressed(this.nanoClock.getAsLong()));
+    }
+
+    /**
+     * The last windows with the time each closed, oldest first: as many as the history keeps
+     * (five minutes of them by default), so that a page opened after an incident can draw it.
+     * @return a copy; empty before the first window
+     */
+    public List<WindowHistory.Entry> windowHistory() {
+        return this.windows.snapshot();
+    }
+
+    /**
+     * The newest window with the time it closed, the same pair {@link #windowHistory()} ends with.
+     * @return it, or {@code null} before the first window
+     */
+    public WindowHistory.Entry latestWindow() {
+        return this.windows.latest();
+    }
+
+    /**
+     * How many windows cover a span of time: the capacity of a history that reaches that far back.
+     * @param span how far back, such as five minutes
+     * @param window one window's length
+     * @return {@code span / window} rounded up, at least 1
+     * @throws IllegalArgumentException if either is not positive or the count is above {@link #MAX_HISTORY_WINDOWS}
+     */
+    public static int historyWindows(Duration span, Duration window) {
+        if (span == null || span.isZero() || span.isNegative() || window == null || window.isZero() || window.isNegative()) {
+            throw new IllegalArgumentException("The history (" + span + ") and the window (" + window + ") must be positive");
+        }
+        long windows = span.dividedBy(window);
+        if (windows <= MAX_HISTORY_WINDOWS && window.multipliedBy(windows).compareTo(span) < 0) {
+            windows++; // rounded up: the history reaches at least as far back as asked
+        }
+        if (windows > MAX_HISTORY_WINDOWS) {
+            throw new IllegalArgumentException(span + " of " + window + " windows is " + windows + " windows, above the most a history keeps ("
+                    + MAX_HISTORY_WINDOWS + ")");
+        }
+        return (int) Math.max(1, windows);
     }
 
     /**

@@ -71,6 +71,8 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     private final CacheFailureMode failureMode;
     private final LongAdder degradedReads = new LongAdder();
     private final LongAdder skippedWrites = new LongAdder();
+    // null unless configured: the default path reads this once per call and goes on as before.
+    private volatile CallInterceptor interceptor;
     // What reads found, counted into the window's value bytes: built once, so a read allocates nothing more for them.
     private final Consumer<byte[]> valueRead = value -> {
         if (value != null) {
@@ -242,6 +244,15 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     }
 
     /**
+     * Wraps every call from now on (Micrometer Observations, say); health probes are not wrapped.
+     * Set it before the template serves calls.
+     * @param interceptor the interceptor, or {@code null} for none
+     */
+    public void interceptCallsWith(CallInterceptor interceptor) {
+        this.interceptor = interceptor;
+    }
+
+    /**
      * The guard's state: circuit breaker, retry, bulkhead.
      * @return the status ({@link GuardStatus#UNGUARDED} without a guard)
      */
@@ -312,7 +323,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
      */
     public void probe(String key) {
         rules.checkKey(key);
-        await(guarded(CacheCommand.GET, connection -> commands.get(connection, key), SYNC));
+        await(unintercepted(CacheCommand.GET, connection -> commands.get(connection, key), null, SYNC));
     }
 
     // Each command once, with where it may run: a synchronous caller may wait on a blocking pooled connection (its own
@@ -514,6 +525,18 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
 
     /** {@code onResult} is told of each successful result (see {@link SwappableConnectionStrategy#execute}). */
     private <T> CompletableFuture<T> guarded(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
+            Consumer<? super T> onResult, boolean async) {
+        CallInterceptor interceptor = this.interceptor;
+        if (interceptor == null) {
+            return unintercepted(command, operation, onResult, async);
+        }
+        // read() and write() answer a failure as a miss or a skip in DEGRADE mode; cas, incr and decr never do.
+        boolean degradable = failureMode == CacheFailureMode.DEGRADE && command != CacheCommand.CAS && command != CacheCommand.INCR
+                && command != CacheCommand.DECR;
+        return interceptor.intercept(this, command, async, degradable, () -> unintercepted(command, operation, onResult, async));
+    }
+
+    private <T> CompletableFuture<T> unintercepted(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
             Consumer<? super T> onResult, boolean async) {
         if (guard == CallGuard.NONE) {
             return async ? connections.executeAsync(command, operation, onResult) : connections.execute(command, operation, onResult);

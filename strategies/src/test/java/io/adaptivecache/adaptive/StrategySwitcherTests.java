@@ -233,6 +233,67 @@ class StrategySwitcherTests {
     }
 
     /** Proposes {@code target} on every window (or nothing when null), and records what it is told. */
+    @Test
+    void everyWindowShouldBeKeptWithItsWallClockTimeAndStrategyUpToTheHistorysCapacity() {
+        this.template.start();
+        AtomicLong wallMillis = new AtomicLong(Instant.parse("2026-11-21T12:00:00Z").toEpochMilli());
+        Clock ticking = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return Instant.ofEpochMilli(wallMillis.get());
+            }
+        };
+        StrategySwitcher switcher = new StrategySwitcher(this.template, new ScriptedPolicy(null), Duration.ofSeconds(1),
+                AdaptiveMode.AUTO, null, this.nanos::get, ticking, this.events::add, 64, 3);
+        assertThat(switcher.windowHistory()).isEmpty();
+        assertThat(switcher.latestWindow()).isNull();
+
+        List<Long> calls = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            wallMillis.addAndGet(1_000);
+            if (i == 3) {
+                switcher.pin(StrategySpec.single());
+            }
+            window(switcher, i * 5);
+            calls.add(switcher.state().lastWindow().calls());
+        }
+
+        // Four windows into a history of three: the first is gone, the others in order with the time each closed.
+        assertThat(switcher.windowHistory()).extracting(entry -> entry.endEpochMillis() - Instant.parse("2026-11-21T12:00:00Z").toEpochMilli())
+                .containsExactly(2_000L, 3_000L, 4_000L);
+        assertThat(switcher.windowHistory()).extracting(entry -> entry.sample().calls()).containsExactlyElementsOf(calls.subList(1, 4));
+        assertThat(switcher.windowHistory()).extracting(entry -> entry.sample().strategy())
+                .containsExactly(StrategySpec.multi(4, SelectorType.ROUND_ROBIN), StrategySpec.single(), StrategySpec.single());
+        assertThat(switcher.latestWindow()).isEqualTo(switcher.windowHistory().get(2));
+        assertThat(switcher.latestWindow().sample()).isSameAs(switcher.state().lastWindow());
+    }
+
+    @Test
+    void theHistoryShouldCoverItsSpanInWholeWindowsWithinItsBound() {
+        assertThat(StrategySwitcher.historyWindows(Duration.ofMinutes(5), Duration.ofSeconds(1))).isEqualTo(300);
+        assertThat(StrategySwitcher.historyWindows(Duration.ofSeconds(10), Duration.ofSeconds(3))).as("rounded up").isEqualTo(4);
+        assertThat(StrategySwitcher.historyWindows(Duration.ofMillis(1), Duration.ofSeconds(1))).isEqualTo(1);
+        assertThat(StrategySwitcher.historyWindows(Duration.ofDays(1), Duration.ofSeconds(1))).isEqualTo(StrategySwitcher.MAX_HISTORY_WINDOWS);
+        assertThatIllegalArgumentException().isThrownBy(() -> StrategySwitcher.historyWindows(Duration.ofDays(1).plusSeconds(1),
+                Duration.ofSeconds(1))).withMessageContaining("86400");
+        assertThatIllegalArgumentException().isThrownBy(() -> StrategySwitcher.historyWindows(Duration.ZERO, Duration.ofSeconds(1)));
+        assertThatIllegalArgumentException().isThrownBy(() -> new StrategySwitcher(this.template, new ScriptedPolicy(null),
+                Duration.ofSeconds(1), AdaptiveMode.AUTO, null, this.nanos::get, this.wall, this.events::add, 64, 0));
+        // Without a capacity, five minutes of windows, but never more than the bound: a 1 ms window is not refused.
+        new StrategySwitcher(this.template, new ScriptedPolicy(null), Duration.ofMillis(1), AdaptiveMode.AUTO, null, this.nanos::get,
+                this.wall, this.events::add).close();
+    }
+
     static final class ScriptedPolicy implements StrategyPolicy {
 
         final List<Boolean> applied = new ArrayList<>();

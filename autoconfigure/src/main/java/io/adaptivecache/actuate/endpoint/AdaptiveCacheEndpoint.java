@@ -2,6 +2,7 @@ package io.adaptivecache.actuate.endpoint;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.metrics.NodeFigures;
+import io.adaptivecache.metrics.WindowHistory;
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
@@ -32,7 +34,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 /**
  * {@code /actuator/adaptivecache}: every template's backend, mode, live strategy, last decision
  * with its evidence, recent switches and key figures; {@code /actuator/adaptivecache/{name}} for
- * one. A POST to {@code /actuator/adaptivecache/{name}} with {@code action} = {@code pin} (and
+ * one; {@code /actuator/adaptivecache/{name}/history} for its last windows (five minutes of them by
+ * default, {@code adaptive-cache.<name>.adaptive.history}), oldest first. A POST to {@code /actuator/adaptivecache/{name}} with {@code action} = {@code pin} (and
  * {@code strategy}, optionally {@code connections}), {@code unpin} or {@code trial} controls its
  * switcher: each request is checked in full (template, action, strategy, and connections from 1 to the
  * template's connection limit, {@code adaptive-cache.<name>.adaptive.connection-limit}) before
@@ -77,6 +80,27 @@ public class AdaptiveCacheEndpoint {
     public @Nullable TemplateDescriptor template(@Selector String name) {
         StrategySwitcher switcher = this.switchers.get(name);
         return switcher == null ? null : describe(switcher);
+    }
+
+    /**
+     * A template's last windows, oldest first, each with the time it closed and the strategy that
+     * served it: what the live page draws when it opens.
+     * @param name the template's name, such as {@code redis}
+     * @param part {@code history}
+     * @return the windows, or {@code null} (404) if there is no template of that name or {@code part} is not {@code history}
+     */
+    @ReadOperation
+    public @Nullable HistoryDescriptor history(@Selector String name, @Selector String part) {
+        StrategySwitcher switcher = this.switchers.get(name);
+        if (switcher == null || !"history".equals(part)) {
+            return null;
+        }
+        List<WindowHistory.Entry> entries = switcher.windowHistory();
+        List<WindowDescriptor> windows = new ArrayList<>(entries.size());
+        for (WindowHistory.Entry entry : entries) {
+            windows.add(WindowDescriptor.of(entry));
+        }
+        return new HistoryDescriptor(windows);
     }
 
     /**
@@ -232,7 +256,12 @@ public class AdaptiveCacheEndpoint {
                         decision.evidence()),
                 figures, state.suppressed(), ResilienceDescriptor.of(template),
                 template.nodeSensors().map(nodes -> nodes.figures().stream().map(NodeDescriptor::of).toList()).orElse(null),
-                state.history().stream().map(SwitchDescriptor::of).toList());
+                state.history().stream().map(SwitchDescriptor::of).toList(), lastWindow(switcher));
+    }
+
+    private static @Nullable WindowDescriptor lastWindow(StrategySwitcher switcher) {
+        WindowHistory.Entry latest = switcher.latestWindow();
+        return latest == null ? null : WindowDescriptor.of(latest);
     }
 
     /**
@@ -308,11 +337,46 @@ public class AdaptiveCacheEndpoint {
      * @param resilience the circuit breaker and what failures look like to callers
      * @param nodes figures per server node, for a Redis Cluster (absent otherwise)
      * @param recentSwitches recent switches, oldest first
+     * @param lastWindow the last window, as the {@linkplain #history history} ends with it ({@code null} before the first)
      */
     public record TemplateDescriptor(String backend, String transport, String mode, @Nullable String pinned, String strategy, int connections,
             Instant since, @Nullable DecisionDescriptor lastDecision, @Nullable Figures figures, boolean suppressed,
-            ResilienceDescriptor resilience, @Nullable List<NodeDescriptor> nodes, List<SwitchDescriptor> recentSwitches)
+            ResilienceDescriptor resilience, @Nullable List<NodeDescriptor> nodes, List<SwitchDescriptor> recentSwitches,
+            @Nullable WindowDescriptor lastWindow)
             implements OperationResponseBody {
+    }
+
+    /**
+     * A template's last windows.
+     * @param windows oldest first
+     */
+    public record HistoryDescriptor(List<WindowDescriptor> windows) implements OperationResponseBody {
+    }
+
+    /**
+     * One window, as the live page draws it.
+     * @param at when it closed
+     * @param seconds its length
+     * @param strategy the strategy that served it (the new one, for a window in which the strategy changed)
+     * @param strategyType that strategy's type: SINGLE, MULTI or POOLED
+     * @param connections that strategy's N (max-total for POOLED)
+     * @param calls calls completed in it
+     * @param errors calls that failed in it
+     * @param throughput calls per second, rounded
+     * @param p50Millis median latency
+     * @param p99Millis 99th percentile latency
+     * @param disturbance why the window did not count for a decision, or {@code null}
+     */
+    public record WindowDescriptor(Instant at, double seconds, String strategy, String strategyType, int connections, long calls,
+            long errors, long throughput, double p50Millis, double p99Millis, @Nullable String disturbance) {
+
+        static WindowDescriptor of(WindowHistory.Entry entry) {
+            WindowSample window = entry.sample();
+            return new WindowDescriptor(Instant.ofEpochMilli(entry.endEpochMillis()), window.seconds(), window.strategy().toString(),
+                    window.strategy().type().name(), window.strategy().connections(), window.calls(), window.errors(),
+                    Math.round(window.throughput()), window.p50LatencyNanos() / 1e6, window.p99LatencyNanos() / 1e6,
+                    window.disturbance());
+        }
     }
 
     /**

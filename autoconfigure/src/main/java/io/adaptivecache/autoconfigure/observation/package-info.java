@@ -1,0 +1,2 @@
+/** Auto-configuration of a Micrometer Observation per cache call. */
+package io.adaptivecache.autoconfigure.observation;
