@@ -37,15 +37,17 @@ final class BackgroundConnector implements AutoCloseable {
     private final long startedNanos = System.nanoTime();
     private long delayNanos = FIRST_DELAY.toNanos();
     private volatile PendingConnection status;
+    private volatile Thread thread;
 
     BackgroundConnector(String name, SwappableConnectionStrategy<?> connections, String server, RuntimeException firstFailure) {
         this.name = name;
         this.connections = connections;
         this.server = server;
         this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, THREAD_PREFIX + name);
-            thread.setDaemon(true);
-            return thread;
+            Thread connecting = new Thread(runnable, THREAD_PREFIX + name);
+            connecting.setDaemon(true);
+            this.thread = connecting;
+            return connecting;
         });
         this.status = new PendingConnection(server, reason(firstFailure), 1, Instant.now(), Instant.now().plus(FIRST_DELAY));
     }
@@ -115,6 +117,12 @@ final class BackgroundConnector implements AutoCloseable {
         try {
             if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
                 logger.warn("The connection attempt of cache template '{}' to {} did not stop within 30 s", name, server);
+                return;
+            }
+            // The executor reports termination from its worker, just before that thread ends: wait for the end itself.
+            Thread connecting = this.thread;
+            if (connecting != null) {
+                connecting.join(TimeUnit.SECONDS.toMillis(5));
             }
         }
         catch (InterruptedException ex) {

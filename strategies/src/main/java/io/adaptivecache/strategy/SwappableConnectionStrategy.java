@@ -160,6 +160,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             }
             ConnectionStrategy<C> fresh;
             try {
+                factory.checkReachable();
                 fresh = ConnectionStrategy.open(pending.spec(), factory, poolCustomizer);
                 try {
                     openLaneFor(fresh);
