@@ -22,6 +22,7 @@ import io.adaptivecache.testservers.RedisServer;
 import io.adaptivecache.testservers.ServerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -33,6 +34,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  * {@code fail-fast} the start fails as before. Real redis-server and memcached, started on the
  * port the application was given after it started.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class AdaptiveCacheDegradedStartTests {
 
     private static final String VALUE = "written after the server appeared";
@@ -64,7 +68,7 @@ class AdaptiveCacheDegradedStartTests {
     }
 
     @Test
-    void redisShouldStartDegradedAndConnectWhenTheServerAppears() {
+    void redisShouldStartDegradedAndConnectWhenTheServerAppears(CapturedOutput output) {
         int port = freedPort(new RedisServer());
         RedisServer redis = (RedisServer) this.server;
         redisRunner(port, "degrade").run(context -> {
@@ -99,7 +103,40 @@ class AdaptiveCacheDegradedStartTests {
                     .doesNotContainKey("lastFailure");
             assertThat(redis.connectedClients()).as("the configured MULTI(2) and nothing the refused pin opened").isEqualTo(2);
             assertThat(template.degradedReads()).isEqualTo(101);
+            // The line saying it connected is INFO, which these tests' logging (WARN and above) does not print.
+            assertThat(occurrences(output.toString(), "started without its server")).as("one WARN at startup").isEqualTo(1);
         });
+    }
+
+    @Test
+    void retriesShouldLogNothingMoreAndNoMessageShouldCarryThePassword(CapturedOutput output) {
+        int port = freedPort(new RedisServer());
+        String password = "pw-never-shown-4711";
+        redisRunner(port, "degrade").withPropertyValues("adaptive-cache.redis.url=redis://alice:" + password + "@127.0.0.1:" + port)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    await("three retries").atMost(Duration.ofSeconds(10))
+                            .until(() -> template.pendingConnection().orElseThrow().attempts() >= 4);
+                    Health health = health(context, "redis");
+                    WebEndpointResponse<Object> pin = new AdaptiveCacheEndpointWebExtension(context.getBean(AdaptiveCacheEndpoint.class))
+                            .control("redis", "trial", "single", null);
+
+                    assertThat(occurrences(output.toString(), "started without its server")).as("one WARN, not one per retry")
+                            .isEqualTo(1);
+                    assertThat(output.toString()).doesNotContain(password);
+                    assertThat(health.getDetails().toString()).contains("127.0.0.1:" + port).doesNotContain(password);
+                    assertThat(pin.getStatus()).isEqualTo(503);
+                    assertThat(pin.getBody().toString()).doesNotContain(password);
+                });
+    }
+
+    private static int occurrences(String text, String part) {
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+            count++;
+        }
+        return count;
     }
 
     @ParameterizedTest

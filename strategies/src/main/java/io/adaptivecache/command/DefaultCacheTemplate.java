@@ -164,7 +164,8 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
             if (ex instanceof InvalidCacheInputException || closed.get()) {
                 throw ex;
             }
-            // A setting the server will never accept is thrown above as IllegalArgument/IllegalState; this is the server.
+            // Only the server's failures (a CacheException) are waited out; a setting that can never work
+            // (IllegalArgumentException, IllegalStateException) has failed the start above.
             connections.startNotConnected(initialStrategy, ex);
             BackgroundConnector started = new BackgroundConnector(name, connections, backend.connections().describe(), ex);
             this.connector = started;

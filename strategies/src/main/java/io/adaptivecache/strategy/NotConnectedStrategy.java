@@ -36,14 +36,6 @@ final class NotConnectedStrategy<C> implements ConnectionStrategy<C> {
         this.message = "Not connected to " + server + " yet: " + reason.getMessage();
     }
 
-    /**
-     * The failure of the latest attempt to connect.
-     * @return the failure
-     */
-    CacheException reason() {
-        return reason;
-    }
-
     @Override
     public StrategySpec spec() {
         return spec;

@@ -195,14 +195,6 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     }
 
     /**
-     * Why the last attempt to connect failed, while not connected.
-     * @return the failure, or {@code null} if connected (or not started)
-     */
-    public CacheException notConnectedReason() {
-        return active instanceof NotConnectedStrategy<C> pending ? pending.reason() : null;
-    }
-
-    /**
      * Whether started and not closed.
      * @return {@code true} if calls are served
      */
