@@ -542,7 +542,13 @@ public class AdaptiveCacheProperties {
     /** Protection of a template's callers, on Resilience4j when it is on the classpath. */
     public static class Resilience {
 
-        /** What callers see when a call fails because of the cache: fail-fast throws; degrade answers reads with a miss and skips writes, counting both (cas, incr and decr still throw). */
+        /**
+         * What callers see when a call fails because of the cache: fail-fast throws; degrade answers reads with a miss and
+         * skips writes, counting both (cas, incr and decr still throw). Also what a server that cannot be reached at startup
+         * does: fail-fast fails the application's start; degrade starts the template not connected (calls degrade at once,
+         * health is DOWN with the reason and the next attempt) and connects in the background, retrying from 100 ms up to
+         * every 5 s, so calls reach the server once it answers, with no restart.
+         */
         private CacheFailureMode onFailure = CacheFailureMode.FAIL_FAST;
 
         /** Circuit breaker that every call asks. */

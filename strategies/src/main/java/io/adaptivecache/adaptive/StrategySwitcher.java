@@ -185,7 +185,8 @@ public final class StrategySwitcher implements AutoCloseable {
 
     /**
      * Closes one window and acts on the decision. The background thread calls this every window;
-     * tests call it directly with a fake clock.
+     * tests call it directly with a fake clock. While the template has not connected yet, the
+     * window is closed unjudged ({@link DecisionReason#DISTURBED}) and nothing is switched.
      * @return the decision
      */
     public Decision evaluate() {
@@ -197,7 +198,13 @@ public final class StrategySwitcher implements AutoCloseable {
             this.windows.record(this.wallClock.millis(), sample);
             Decision decision;
             StrategySpec pin = this.pinned;
-            if (pin != null) {
+            if (!this.template.isConnected()) {
+                // Started without its server (on-failure: degrade): the window holds only refused calls, and there is
+                // nothing to switch from until the template has connected with its configured strategy.
+                decision = Decision.stay(now, sample.strategy(), DecisionReason.DISTURBED,
+                        "not connected to the server yet; no change until the template has connected");
+            }
+            else if (pin != null) {
                 decision = Decision.stay(now, sample.strategy(), DecisionReason.PINNED, "pinned to " + pin);
             }
             else {

@@ -87,8 +87,9 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     }
 
     /**
-     * What callers see when a call fails because of the cache; default
-     * {@link CacheFailureMode#FAIL_FAST}.
+     * What callers see when a call fails because of the cache, and whether a server that cannot
+     * be reached at startup fails the start ({@link CacheFailureMode#FAIL_FAST}, the default) or
+     * not ({@link CacheFailureMode#DEGRADE}).
      * @param failureMode the mode
      * @return this builder
      */
@@ -115,8 +116,10 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
 
     /**
      * Builds a template and opens its connections.
-     * @return the running template
-     * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached
+     * @return the running template (in {@link CacheFailureMode#DEGRADE} mode, possibly not
+     *     {@linkplain DefaultCacheTemplate#isConnected() connected} yet: see {@link DefaultCacheTemplate#start()})
+     * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached, in
+     *     {@link CacheFailureMode#FAIL_FAST} mode
      */
     public DefaultCacheTemplate<C> start() {
         DefaultCacheTemplate<C> template = build();

@@ -73,6 +73,8 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     private final LongAdder skippedWrites = new LongAdder();
     // null unless configured: the default path reads this once per call and goes on as before.
     private volatile CallInterceptor interceptor;
+    // Set when the template started without its server (DEGRADE); read by health and the endpoint, never per call.
+    private volatile BackgroundConnector connector;
     // What reads found, counted into the window's value bytes: built once, so a read allocates nothing more for them.
     private final Consumer<byte[]> valueRead = value -> {
         if (value != null) {
@@ -143,11 +145,56 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     }
 
     /**
-     * Opens the initial strategy's connections.
-     * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached
+     * Opens the initial strategy's connections. In {@link CacheFailureMode#DEGRADE} mode a
+     * server that cannot be reached does not fail the start: the template starts
+     * {@linkplain #isConnected() not connected}, every call fails at once and degrades (reads are
+     * misses, writes are skipped, both counted), and one daemon thread
+     * ({@code adaptive-cache-connect-<name>}) retries with a backoff from 100 ms doubling to 5 s
+     * until the strategy opens, then swaps it in; {@link #close()} stops it.
+     * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached, in
+     *     {@link CacheFailureMode#FAIL_FAST} mode
      */
     public void start() {
-        connections.start(initialStrategy);
+        if (failureMode == CacheFailureMode.FAIL_FAST) {
+            connections.start(initialStrategy);
+            return;
+        }
+        try {
+            connections.start(initialStrategy);
+        }
+        catch (CacheException ex) {
+            if (ex instanceof InvalidCacheInputException || closed.get()) {
+                throw ex;
+            }
+            // Only the server's failures (a CacheException) are waited out; a setting that can never work
+            // (IllegalArgumentException, IllegalStateException) has failed the start above.
+            connections.startNotConnected(initialStrategy, ex);
+            BackgroundConnector started = new BackgroundConnector(name, connections, backend.connections().describe(), ex);
+            this.connector = started;
+            started.start();
+        }
+    }
+
+    /**
+     * Whether calls reach the server: {@code false} while a template started in
+     * {@link CacheFailureMode#DEGRADE} mode without its server has not connected yet (and before
+     * {@link #start()}).
+     * @return {@code true} once the strategy is open
+     */
+    public boolean isConnected() {
+        return connections.isConnected();
+    }
+
+    /**
+     * Where the background attempts to connect stand, while the template has not connected yet.
+     * @return the attempts' status, or empty once connected (or if it never had to wait)
+     */
+    public Optional<PendingConnection> pendingConnection() {
+        BackgroundConnector pending = this.connector;
+        if (pending == null || connections.isConnected() || closed.get()) {
+            return Optional.empty();
+        }
+        return Optional.of(pending.status());
     }
 
     /**
@@ -538,7 +585,9 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
 
     private <T> CompletableFuture<T> unintercepted(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
             Consumer<? super T> onResult, boolean async) {
-        if (guard == CallGuard.NONE) {
+        // Not connected yet: the call fails at once without asking the guard, so that the breaker learns only of the server's
+        // own failures and a template that has just connected is not kept waiting by a breaker opened meanwhile.
+        if (guard == CallGuard.NONE || !connections.isConnected()) {
             return async ? connections.executeAsync(command, operation, onResult) : connections.execute(command, operation, onResult);
         }
         return guard.call(command, async ? () -> connections.executeAsync(command, operation, onResult)
@@ -599,6 +648,10 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
             return;
         }
         try {
+            BackgroundConnector pending = this.connector;
+            if (pending != null) {
+                pending.close();
+            }
             connections.close();
         }
         finally {

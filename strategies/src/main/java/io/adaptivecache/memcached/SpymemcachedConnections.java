@@ -159,6 +159,11 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
     }
 
     @Override
+    public void checkReachable() {
+        Reachability.check(addresses, connectTimeout, description);
+    }
+
+    @Override
     public String describe() {
         return description;
     }

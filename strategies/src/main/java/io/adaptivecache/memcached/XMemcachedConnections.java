@@ -91,6 +91,11 @@ final class XMemcachedConnections implements ConnectionFactory<MemcachedConnecti
     }
 
     @Override
+    public void checkReachable() {
+        Reachability.check(addresses, connectTimeout, description);
+    }
+
+    @Override
     public String describe() {
         return description;
     }

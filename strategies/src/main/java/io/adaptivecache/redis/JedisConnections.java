@@ -62,15 +62,20 @@ final class JedisConnections {
     }
 
     RedisConnection open() {
-        Jedis jedis = new Jedis(this.address, this.config);
+        Jedis jedis = null;
         try {
+            // Inside the try: Jedis connects (AUTH, SELECT and all) in its constructor already, so a server that cannot be
+            // reached fails here, and must fail as a CacheConnectionException like Lettuce's.
+            jedis = new Jedis(this.address, this.config);
             jedis.connect();
             // AUTH, SELECT and CLIENT SETNAME run on connect; a PING proves the connection usable now.
             jedis.ping();
             return RedisConnection.of(jedis);
         }
         catch (JedisException ex) {
-            jedis.close();
+            if (jedis != null) {
+                jedis.close();
+            }
             throw new CacheConnectionException("Cannot connect to Redis at " + this.description + " (Jedis): " + ex.getMessage(), ex);
         }
     }

@@ -52,6 +52,11 @@ final class ConnectionCounter<C> implements ConnectionFactory<C> {
     }
 
     @Override
+    public void checkReachable() {
+        delegate.checkReachable();
+    }
+
+    @Override
     public String describe() {
         return delegate.describe();
     }

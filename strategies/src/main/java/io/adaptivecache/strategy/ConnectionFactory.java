@@ -31,6 +31,16 @@ public interface ConnectionFactory<C> {
     }
 
     /**
+     * Checks whether the server can be reached at all, before a template that started without it
+     * tries again to open its strategy. By default nothing is checked (the attempt tells); a
+     * backend whose client logs each failed connection at length (the memcached drivers) checks
+     * here with a plain socket, so that a long outage does not write one driver error per attempt.
+     * @throws io.adaptivecache.CacheConnectionException if no server can be reached
+     */
+    default void checkReachable() {
+    }
+
+    /**
      * Whether connections from {@link #open()} may carry many callers' commands at once, as the
      * SHARED strategies (SINGLE, MULTI) need. A backend whose only connections are blocking ones
      * answers {@code false}, and those strategies are refused.

@@ -116,6 +116,85 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     }
 
     /**
+     * Starts without connections: calls are refused at once with a
+     * {@link CacheConnectionException} naming {@code reason} until {@link #connect()} opens
+     * {@code spec}. For a template that must start while its server cannot be reached
+     * ({@code on-failure: degrade}).
+     * @param spec what {@link #connect()} opens
+     * @param reason why it could not be opened now
+     * @throws IllegalStateException if already started or closed
+     */
+    public void startNotConnected(StrategySpec spec, CacheException reason) {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(reason, "reason");
+        switchLock.lock();
+        try {
+            if (closed || active != null) {
+                throw new IllegalStateException(closed ? "Already closed" : "Already started with " + active.spec());
+            }
+            active = new NotConnectedStrategy<>(spec, factory.describe(), reason);
+        }
+        finally {
+            switchLock.unlock();
+        }
+    }
+
+    /**
+     * Opens the strategy that {@link #startNotConnected} deferred and swaps it in, so that
+     * calls are served from then on. Does nothing if already connected or closed.
+     * @return {@code true} if connected now, {@code false} if closed
+     * @throws CacheException if the server still cannot be reached (calls then name this failure)
+     * @throws IllegalStateException if not started
+     */
+    public boolean connect() {
+        switchLock.lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            if (!(active instanceof NotConnectedStrategy<C> pending)) {
+                if (active == null) {
+                    throw new IllegalStateException("Not started");
+                }
+                return true;
+            }
+            ConnectionStrategy<C> fresh;
+            try {
+                factory.checkReachable();
+                fresh = ConnectionStrategy.open(pending.spec(), factory, poolCustomizer);
+                try {
+                    openLaneFor(fresh);
+                }
+                catch (RuntimeException ex) {
+                    fresh.close();
+                    throw ex;
+                }
+            }
+            catch (CacheException ex) {
+                pending.failed(ex);
+                throw ex;
+            }
+            // The placeholder held no lease and no connection: nothing to drain or close.
+            active = fresh;
+            logger.debug("Opened {} to {}", pending.spec(), factory.describe());
+            return true;
+        }
+        finally {
+            switchLock.unlock();
+        }
+    }
+
+    /**
+     * Whether the strategy is open: {@code false} between {@link #startNotConnected} and a
+     * successful {@link #connect()}, and before starting.
+     * @return {@code true} if calls reach the server
+     */
+    public boolean isConnected() {
+        ConnectionStrategy<C> strategy = active;
+        return strategy != null && !(strategy instanceof NotConnectedStrategy);
+    }
+
+    /**
      * Whether started and not closed.
      * @return {@code true} if calls are served
      */
@@ -298,6 +377,10 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             ConnectionStrategy<C> old = active;
             if (old == null || closed) {
                 throw new IllegalStateException("Cannot switch: " + (closed ? "closed" : "not started"));
+            }
+            if (old instanceof NotConnectedStrategy) {
+                // Nothing is opened: the template connects with its configured strategy first.
+                throw new IllegalStateException("Cannot switch: not connected to " + factory.describe() + " yet");
             }
             if (old.spec().equals(spec)) {
                 return new SwitchReport(spec, spec, Duration.ZERO, Duration.ZERO, true);

@@ -166,6 +166,9 @@ public class AdaptiveCacheEndpoint {
         SwitchEvent event;
         try {
             spec = spec(verb, strategy, connections, switcher.connectionLimit(), limitOf(name));
+            if (!switcher.template().isConnected()) {
+                return notConnected(switcher, name);
+            }
             event = verb.equals("pin") ? switcher.pin(spec) : switcher.forceTrial(spec);
         }
         catch (IllegalArgumentException ex) {
@@ -183,6 +186,16 @@ public class AdaptiveCacheEndpoint {
                     + ". Cause: " + cause);
         }
         return ControlOutcome.ok(describe(switcher));
+    }
+
+    /** A pin or trial on a template that started without its server: refused whole, before anything is opened. */
+    private static ControlOutcome notConnected(StrategySwitcher switcher, String name) {
+        String why = switcher.template().pendingConnection()
+                .map(pending -> " (" + pending.server() + ": " + pending.reason() + "; next attempt at " + pending.nextAttempt() + ")")
+                .orElse("");
+        return ControlOutcome.refused(ControlOutcome.NOT_OPENED, "Template '" + name + "' has not connected to its server yet" + why
+                + ", so nothing changed: it connects with its configured strategy " + switcher.template().activeStrategy()
+                + " once the server answers; pin or trial after that");
     }
 
     /** What {@link StrategySwitcher} puts before the cause in a failed switch's evidence. */
@@ -296,7 +309,10 @@ public class AdaptiveCacheEndpoint {
         /** No template of that name. */
         public static final int NOT_FOUND = 404;
 
-        /** The strategy could not be opened (the server refused or failed); nothing changed. */
+        /**
+         * The strategy could not be opened (the server refused or failed), or the template has not
+         * connected to its server yet; nothing changed.
+         */
         public static final int NOT_OPENED = 503;
 
         static ControlOutcome ok(TemplateDescriptor template) {

@@ -20,7 +20,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
  * ({@code adaptive-cache.<name>.adaptive.connection-limit}); nothing was opened;</li>
  * <li>404 with {@code {"error": "..."}} for an unknown template;</li>
  * <li>503 with {@code {"error": "..."}} when the strategy could not be opened (the server refused
- * a connection, say): nothing changed, the incumbent still serves and the pin is as it was.</li>
+ * a connection, say): nothing changed, the incumbent still serves and the pin is as it was; and
+ * for a pin or trial on a template that has not connected to its server yet
+ * ({@code on-failure: degrade}), with the reason and the next attempt: nothing is opened.</li>
  * </ul>
  * The read operations are the endpoint's own.
  */

@@ -13,7 +13,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * the failure otherwise (including an open circuit breaker, whose state is a detail). The read is
  * never degraded to a miss, so {@code on-failure: degrade} cannot hide an outage here. A Redis
  * Cluster template asks every master instead, with a detail per master, and is DOWN only when
- * none answers (see {@link ClusterHealth}). While its switcher is suppressed for flapping, the health carries a
+ * none answers (see {@link ClusterHealth}). A template that started without its server
+ * ({@code on-failure: degrade}) is DOWN with {@code reason} "not connected yet", the
+ * {@code lastFailure} of its attempts and when the {@code nextAttempt} is due. While its switcher
+ * is suppressed for flapping, the health carries a
  * {@code warning} detail.
  */
 public class CacheTemplateHealthIndicator implements HealthIndicator {
@@ -37,6 +40,15 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
     public Health health() {
         if (!this.template.isRunning()) {
             return Health.down().withDetail("reason", "not running").build();
+        }
+        java.util.Optional<io.adaptivecache.command.PendingConnection> pending = this.template.pendingConnection();
+        if (pending.isPresent()) {
+            // Started without its server (on-failure: degrade): say so, and when it tries again, rather than probe.
+            io.adaptivecache.command.PendingConnection attempts = pending.get();
+            return Health.down().withDetail("reason", "not connected yet: started without its server, connecting in the background")
+                    .withDetail("backend", this.template.backendKind()).withDetail("server", attempts.server())
+                    .withDetail("lastFailure", attempts.reason()).withDetail("attempts", attempts.attempts())
+                    .withDetail("nextAttempt", attempts.nextAttempt().toString()).build();
         }
         Health.Builder health;
         if (this.template.nodeProbe().isPresent()) {
