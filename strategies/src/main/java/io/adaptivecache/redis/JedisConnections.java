@@ -5,7 +5,6 @@ import java.time.Duration;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
-import io.adaptivecache.CacheConnectionException;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
@@ -28,6 +27,7 @@ final class JedisConnections {
     private final HostAndPort address;
     private final JedisClientConfig config;
     private final String description;
+    private RedisAuthentication authentication;
 
     JedisConnections(RedisURI uri, Duration connectTimeout, Duration commandTimeout, String description, SSLContext sslContext) {
         this.address = new HostAndPort(uri.getHost(), uri.getPort());
@@ -62,17 +62,26 @@ final class JedisConnections {
     }
 
     RedisConnection open() {
-        Jedis jedis = new Jedis(this.address, this.config);
+        Jedis jedis = null;
         try {
+            // Jedis may connect and authenticate in its constructor already (it does when given credentials).
+            jedis = new Jedis(this.address, this.config);
             jedis.connect();
             // AUTH, SELECT and CLIENT SETNAME run on connect; a PING proves the connection usable now.
             jedis.ping();
             return RedisConnection.of(jedis);
         }
         catch (JedisException ex) {
-            jedis.close();
-            throw new CacheConnectionException("Cannot connect to Redis at " + this.description + " (Jedis): " + ex.getMessage(), ex);
+            if (jedis != null) {
+                jedis.close();
+            }
+            throw RedisConnections.connectFailure(this.authentication, "Cannot connect to Redis at " + this.description + " (Jedis)",
+                    ex);
         }
+    }
+
+    void authentication(RedisAuthentication authentication) {
+        this.authentication = authentication;
     }
 
     static boolean isUsable(Jedis jedis) {

@@ -195,10 +195,16 @@ public final class RedisClusterCacheTemplates {
             RedisClusterClient client = RedisClusterClient.create(clientResources, seeds);
             client.setOptions(options.build());
             RedisClusterConnections connections = new RedisClusterConnections(client, seeds, this.readFrom);
-            RedisExceptionTranslator translator = new RedisExceptionTranslator(connections.describe());
+            RedisAuthentication authentication = authentication(connections.describe(), seeds.get(0), clientResources);
+            connections.authentication(authentication);
+            RedisExceptionTranslator translator = new RedisExceptionTranslator(connections.describe(), authentication, requestQueueSize());
+            Runnable shutdown = shutdown(client, clientResources);
             return CacheBackend.of("redis", connections,
                     new NodeObservingCommands<>(COMMANDS, new ClusterNodeLocator(this.nodeSensors), translator), inputRules(),
-                    translator, commandTimeout(), this.nodeSensors, shutdown(client, clientResources));
+                    translator, commandTimeout(), this.nodeSensors, () -> {
+                        authentication.close();
+                        shutdown.run();
+                    });
         }
     }
 }

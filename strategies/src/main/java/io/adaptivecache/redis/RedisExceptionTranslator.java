@@ -2,6 +2,7 @@ package io.adaptivecache.redis;
 
 import java.io.IOException;
 
+import io.adaptivecache.CacheAuthenticationException;
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheRejectedException;
@@ -13,18 +14,37 @@ import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 
-/** Reads Lettuce's exceptions as timeout, connection or server failures. */
+/**
+ * Reads Lettuce's exceptions as timeout, connection, authentication or server failures.
+ */
 final class RedisExceptionTranslator implements ExceptionTranslator {
 
     private final String address;
+    private final RedisAuthentication authentication;
+    private final int requestQueueSize;
 
     RedisExceptionTranslator(String address) {
+        this(address, null, -1);
+    }
+
+    /**
+     * @param authentication reads refusals of the credentials, or {@code null}
+     * @param requestQueueSize the bound of each connection's request queue, named when it is full; -1 if unknown
+     */
+    RedisExceptionTranslator(String address, RedisAuthentication authentication, int requestQueueSize) {
         this.address = address;
+        this.authentication = authentication;
+        this.requestQueueSize = requestQueueSize;
     }
 
     @Override
     public CacheException translate(Throwable failure) {
         String detail = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
+        String refusal = this.authentication != null ? RedisAuthentication.refusal(failure) : null;
+        if (refusal != null) {
+            // NOAUTH to a command, WRONGPASS to a handshake: the credentials, not the network.
+            return this.authentication.refused(refusal, "", failure);
+        }
         if (failure instanceof RedisCommandTimeoutException) {
             return new CacheTimeoutException("Redis at " + address + " did not answer in time: " + detail, failure);
         }
@@ -33,11 +53,17 @@ final class RedisExceptionTranslator implements ExceptionTranslator {
         }
         if (failure instanceof RedisException && (detail.startsWith("Request queue size exceeded")
                 || detail.startsWith("Internal stack size exceeded"))) {
-            return new CacheRejectedException("The Redis client's command queue to " + address
-                    + " is full; the command was not sent (" + detail + ")");
+            return new CacheRejectedException("The Redis client's command queue to " + address + " is full"
+                    + (this.requestQueueSize > 0 ? " (" + this.requestQueueSize + " commands per connection, request-queue-size)" : "")
+                    + "; the command was not sent (" + detail + ")");
         }
         if (failure instanceof RedisConnectionException || failure instanceof IOException
                 || (failure instanceof RedisException && isAboutConnection(detail))) {
+            // "Currently not connected" says nothing of why: a reconnect the server refused is the reason to give.
+            CacheAuthenticationException refused = this.authentication != null ? this.authentication.lastReconnectRefusal() : null;
+            if (refused != null) {
+                return refused;
+            }
             return new CacheConnectionException("Redis at " + address + " is unreachable: " + detail, failure);
         }
         return new CacheException("Redis call to " + address + " failed: " + detail, failure);
