@@ -87,11 +87,10 @@ final class RedisAuthentication {
     void watch(EventBus events) {
         this.subscription = events.get().subscribe(event -> {
             if (event instanceof ReconnectFailedEvent failed) {
+                // The latest attempt's reason: a server that went down after refusing is reported as down, not as refusing.
                 String reason = refusal(failed.getCause());
-                if (reason != null) {
-                    this.reconnectFailure = failed.getCause();
-                    this.reconnectRefusal = reason;
-                }
+                this.reconnectFailure = reason != null ? failed.getCause() : null;
+                this.reconnectRefusal = reason;
             }
             else if (event instanceof ConnectionActivatedEvent) {
                 // A connection passed its handshake: the credentials are accepted (again).

@@ -128,6 +128,31 @@ class RedisAuthenticationIntegrationTests {
         assertThat(refused.getMessage()).contains("the default user").contains("NOAUTH").contains("check " + SOURCE);
     }
 
+    @org.junit.jupiter.api.Test
+    void aServerThatGoesDownAfterRefusingShouldBeReportedAsUnreachableNotAsRefusing() {
+        this.template = builder("redis://alice:" + PASSWORD + "@" + acl.address(), RedisDriver.LETTUCE).start();
+        acl.command("ACL", "SETUSER", "alice", "resetpass", ">rotated-" + UUID.randomUUID());
+        acl.command("CLIENT", "KILL", "USER", "alice");
+        awaitRefusal();
+
+        acl.kill();
+        try {
+            // The reconnects now fail to connect at all: the remembered refusal must not outlive them.
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                try {
+                    this.template.get("auth:k");
+                    return false;
+                }
+                catch (CacheException ex) {
+                    return !(ex instanceof CacheAuthenticationException) && ex instanceof io.adaptivecache.CacheConnectionException;
+                }
+            });
+        }
+        finally {
+            acl.restart();
+        }
+    }
+
     /** Calls until one fails as a refusal of the credentials; the connections reconnect in the background. */
     private CacheAuthenticationException awaitRefusal() {
         AtomicReference<CacheException> last = new AtomicReference<>();
