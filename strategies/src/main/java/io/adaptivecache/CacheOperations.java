@@ -40,15 +40,26 @@ public interface CacheOperations<V> {
 
     /**
      * Reads several values in one request per server.
-     * @param keys the keys, each at most once (a duplicate is refused: it usually means a bug in the caller)
-     * @return the keys that are present, with their values, in the order of {@code keys}
+     *
+     * <p>A key that is absent (never set, expired, evicted or deleted) is left out of the map:
+     * there is no entry with a {@code null} value, so {@code result.containsKey(key)} tells a hit
+     * from a miss, and no key at all (or none present) gives an empty map. A key given more than
+     * once is refused with an {@link InvalidCacheInputException} naming it, before anything is
+     * sent: it usually means a bug in the caller, and the map could hold it only once.
+     * @param keys the keys, each at most once
+     * @return the keys that are present, with their values, in the order of {@code keys}; absent keys are left out
+     * @throws InvalidCacheInputException if a key appears more than once, or a key is invalid (null, empty, too long)
      */
     Map<String, V> getAll(Collection<String> keys);
 
     /**
-     * Reads several values asynchronously, in one request per server.
-     * @param keys the keys, each at most once (a duplicate is refused: it usually means a bug in the caller)
-     * @return the keys that are present, with their values, in the order of {@code keys}
+     * Reads several values asynchronously, in one request per server. Answers as
+     * {@link #getAll(Collection)}: absent keys are left out of the map, and a key given more
+     * than once is refused before anything is sent.
+     * @param keys the keys, each at most once
+     * @return the keys that are present, with their values, in the order of {@code keys}; absent keys are left out
+     * @throws InvalidCacheInputException if a key appears more than once, or a key is invalid (thrown at once, not
+     *         through the future)
      */
     CompletableFuture<Map<String, V>> getAllAsync(Collection<String> keys);
 

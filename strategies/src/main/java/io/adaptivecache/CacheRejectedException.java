@@ -16,4 +16,14 @@ public class CacheRejectedException extends CacheException {
     public CacheRejectedException(String message) {
         super(message);
     }
+
+    /**
+     * Creates an exception with the failure behind the refusal, such as the last server failure
+     * that a circuit breaker counted before it opened.
+     * @param message why the call was not attempted and until when
+     * @param cause that failure, or {@code null}
+     */
+    public CacheRejectedException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -50,6 +50,8 @@ class RedisCacheTemplateConfiguration {
             pooledDriver(redis, true);
         }
         builder.name("redis");
+        builder.credentialsSource(RedisCredentialSettings.source(redis, binder, !clusterNodes.isEmpty()));
+        RedisCredentialSettings.warnIgnoredByUrl(redis);
         builder.transport(transport(redis));
         builder.strategy(StrategySpecs.initial(PREFIX, redis));
         builder.poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers));

@@ -244,7 +244,7 @@ public final class MemcachedCacheTemplates {
                     () -> System.currentTimeMillis() / 1000);
             // Closing the sweeper fails any call a closed client left unanswered.
             return CacheBackend.of("memcached", connections, commands, rules,
-                    new SpymemcachedExceptionTranslator(connections.describe()), operationTimeout, deadlines::close);
+                    new SpymemcachedExceptionTranslator(connections.describe(), operationQueueSize), operationTimeout, deadlines::close);
         }
 
         /**

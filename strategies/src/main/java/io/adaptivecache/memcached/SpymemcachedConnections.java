@@ -143,8 +143,11 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
         }
         if (!answered) {
             client.shutdown();
-            throw new CacheConnectionException("memcached at " + description + " did not accept SASL authentication as user '"
-                    + username + "' (check adaptive-cache.memcached.username and password, and that the server runs with -S)");
+            throw new io.adaptivecache.CacheAuthenticationException("memcached at " + description
+                    + " did not accept SASL authentication as user '" + username
+                    + "' (check adaptive-cache.memcached.username and password, and that the server runs with -S)", username,
+                    "SASL authentication was not accepted", "adaptive-cache.memcached.username and adaptive-cache.memcached.password",
+                    null);
         }
     }
 

@@ -17,9 +17,18 @@ import net.spy.memcached.ops.OperationException;
 final class SpymemcachedExceptionTranslator implements ExceptionTranslator {
 
     private final String servers;
+    private final int operationQueueSize;
 
     SpymemcachedExceptionTranslator(String servers) {
+        this(servers, -1);
+    }
+
+    /**
+     * @param operationQueueSize the bound of the client's operation queue, named when it is full; -1 if unknown
+     */
+    SpymemcachedExceptionTranslator(String servers, int operationQueueSize) {
         this.servers = servers;
+        this.operationQueueSize = operationQueueSize;
     }
 
     @Override
@@ -37,8 +46,9 @@ final class SpymemcachedExceptionTranslator implements ExceptionTranslator {
         }
         if (failure instanceof IllegalStateException && detail.startsWith("Timed out waiting to add")) {
             // spymemcached's words for its bounded operation queue being full (we never let it wait).
-            return new CacheRejectedException("The memcached client's operation queue to " + servers
-                    + " is full; the operation was not sent (the server is slow or stalled)");
+            return new CacheRejectedException("The memcached client's operation queue to " + servers + " is full"
+                    + (this.operationQueueSize > 0 ? " (" + this.operationQueueSize + " operations, operation-queue-size)" : "")
+                    + "; the operation was not sent (the server is slow or stalled)");
         }
         if (failure instanceof IllegalStateException) {
             // "Shutting down", or the client's state otherwise forbids the operation.

@@ -50,6 +50,7 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     };
     private Consumer<ClientOptions.Builder> optionsCustomizer = options -> {
     };
+    private String credentialsSource;
 
     /**
      * Creates a builder.
@@ -169,6 +170,38 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     public B clientOptions(Consumer<ClientOptions.Builder> customizer) {
         this.optionsCustomizer = this.optionsCustomizer.andThen(Objects.requireNonNull(customizer, "customizer"));
         return self();
+    }
+
+    /**
+     * Where the credentials were configured, such as the properties that set them, named by
+     * the {@link io.adaptivecache.CacheAuthenticationException} thrown when the server refuses
+     * them (a description, never the credentials themselves); by default the message asks to
+     * check the user name and password the template was given.
+     * @param credentialsSource for example {@code adaptive-cache.redis.username and adaptive-cache.redis.password}
+     * @return this builder
+     */
+    public B credentialsSource(String credentialsSource) {
+        this.credentialsSource = Objects.requireNonNull(credentialsSource, "credentialsSource");
+        return self();
+    }
+
+    /**
+     * Reads the server's refusals of the credentials (at connect, to a command, or of a
+     * reconnect) as {@link io.adaptivecache.CacheAuthenticationException}s naming the user and
+     * {@link #credentialsSource(String)}. Reconnects are followed on resources this builder
+     * created; shared ones carry other clients' events too.
+     */
+    final RedisAuthentication authentication(String address, io.lettuce.core.RedisURI uri, ClientResources clientResources) {
+        RedisAuthentication authentication = new RedisAuthentication(address, uri, this.credentialsSource);
+        if (clientResources != this.resources) {
+            authentication.watch(clientResources.eventBus());
+        }
+        return authentication;
+    }
+
+    /** The request queue bound set, named when a queue is full. */
+    final int requestQueueSize() {
+        return this.requestQueueSize;
     }
 
     /**

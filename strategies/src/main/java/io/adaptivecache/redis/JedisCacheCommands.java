@@ -34,9 +34,15 @@ import redis.clients.jedis.params.SetParams;
 final class JedisCacheCommands implements CacheCommands<Jedis> {
 
     private final String address;
+    private final RedisAuthentication authentication;
 
     JedisCacheCommands(String address) {
+        this(address, null);
+    }
+
+    JedisCacheCommands(String address, RedisAuthentication authentication) {
         this.address = address;
+        this.authentication = authentication;
     }
 
     @Override
@@ -149,6 +155,10 @@ final class JedisCacheCommands implements CacheCommands<Jedis> {
 
     private CacheException translate(RuntimeException failure) {
         String detail = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
+        String refusal = this.authentication != null ? RedisAuthentication.refusal(failure) : null;
+        if (refusal != null) {
+            return this.authentication.refused(refusal, "", failure);
+        }
         if (failure instanceof JedisConnectionException && failure.getCause() instanceof SocketTimeoutException) {
             return new CacheTimeoutException("Redis at " + this.address + " did not answer in time: " + detail, failure);
         }

@@ -5,7 +5,6 @@ import java.time.Duration;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
-import io.adaptivecache.CacheConnectionException;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
@@ -28,6 +27,7 @@ final class JedisConnections {
     private final HostAndPort address;
     private final JedisClientConfig config;
     private final String description;
+    private RedisAuthentication authentication;
 
     JedisConnections(RedisURI uri, Duration connectTimeout, Duration commandTimeout, String description, SSLContext sslContext) {
         this.address = new HostAndPort(uri.getHost(), uri.getPort());
@@ -64,8 +64,8 @@ final class JedisConnections {
     RedisConnection open() {
         Jedis jedis = null;
         try {
-            // Inside the try: Jedis connects (AUTH, SELECT and all) in its constructor already, so a server that cannot be
-            // reached fails here, and must fail as a CacheConnectionException like Lettuce's.
+            // Inside the try: Jedis may connect (AUTH, SELECT and all) in its constructor already, so a server that cannot be
+            // reached or refuses the credentials fails here, and must fail as a CacheConnectionException like Lettuce's.
             jedis = new Jedis(this.address, this.config);
             jedis.connect();
             // AUTH, SELECT and CLIENT SETNAME run on connect; a PING proves the connection usable now.
@@ -76,8 +76,13 @@ final class JedisConnections {
             if (jedis != null) {
                 jedis.close();
             }
-            throw new CacheConnectionException("Cannot connect to Redis at " + this.description + " (Jedis): " + ex.getMessage(), ex);
+            throw RedisConnections.connectFailure(this.authentication, "Cannot connect to Redis at " + this.description + " (Jedis)",
+                    ex);
         }
+    }
+
+    void authentication(RedisAuthentication authentication) {
+        this.authentication = authentication;
     }
 
     static boolean isUsable(Jedis jedis) {

@@ -110,10 +110,16 @@ public final class RedisCacheTemplates {
             client.setOptions(configure(ClientOptions.builder()).build());
             RedisConnections connections = new RedisConnections(client, RedisURI.builder(uri).withTimeout(commandTimeout()).build(),
                     this.pooledDriver, connectTimeout(), this.jedisSslContext);
+            RedisAuthentication authentication = authentication(connections.describe(), uri, clientResources);
+            connections.authentication(authentication);
             RedisDriverCommands commands = this.pooledDriver == RedisDriver.JEDIS
-                    ? new RedisDriverCommands(COMMANDS, new JedisCacheCommands(connections.describe())) : LETTUCE_ONLY;
-            return CacheBackend.of("redis", connections, commands, inputRules(), new RedisExceptionTranslator(connections.describe()),
-                    commandTimeout(), shutdown(client, clientResources));
+                    ? new RedisDriverCommands(COMMANDS, new JedisCacheCommands(connections.describe(), authentication)) : LETTUCE_ONLY;
+            Runnable shutdown = shutdown(client, clientResources);
+            return CacheBackend.of("redis", connections, commands, inputRules(),
+                    new RedisExceptionTranslator(connections.describe(), authentication, requestQueueSize()), commandTimeout(), () -> {
+                        authentication.close();
+                        shutdown.run();
+                    });
         }
     }
 

@@ -260,7 +260,9 @@ public final class RedisClusterCacheTemplates {
             NodeSensors sensors = this.nodeSensors != null ? this.nodeSensors
                     : new NodeSensors(64, NodeSensors.Settings.DEFAULTS, this.nodeBreaker);
             RedisClusterConnections connections = new RedisClusterConnections(client, seeds, this.readFrom);
-            RedisExceptionTranslator translator = new RedisExceptionTranslator(connections.describe());
+            RedisAuthentication authentication = authentication(connections.describe(), seeds.get(0), clientResources);
+            connections.authentication(authentication);
+            RedisExceptionTranslator translator = new RedisExceptionTranslator(connections.describe(), authentication, requestQueueSize());
             Runnable refreshNow = this.adaptiveTopologyRefresh ? () -> refreshTopology(client) : () -> {
             };
             // A node whose replica took over serves no call any more, so no trial call can end its outage: the
@@ -273,6 +275,7 @@ public final class RedisClusterCacheTemplates {
                     new NodeObservingCommands<>(COMMANDS, new ClusterNodeLocator(sensors, refreshNow), translator), inputRules(),
                     translator, commandTimeout(), sensors, () -> {
                         topologyWatch.dispose();
+                        authentication.close();
                         shutdown.run();
                     }).withNodeProbe(new RedisClusterNodeProbe(client, sensors, commandTimeout()));
         }

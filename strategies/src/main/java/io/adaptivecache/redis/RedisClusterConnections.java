@@ -3,7 +3,6 @@ package io.adaptivecache.redis;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisException;
@@ -27,6 +26,7 @@ public final class RedisClusterConnections implements ConnectionFactory<Stateful
     private final RedisClusterClient client;
     private final ReadFrom readFrom;
     private final String description;
+    private RedisAuthentication authentication;
 
     /**
      * Creates a factory.
@@ -51,8 +51,13 @@ public final class RedisClusterConnections implements ConnectionFactory<Stateful
             return connection;
         }
         catch (RedisException ex) {
-            throw new CacheConnectionException("Cannot connect to Redis Cluster at " + description + ": " + ex.getMessage(), ex);
+            throw RedisConnections.connectFailure(this.authentication, "Cannot connect to Redis Cluster at " + description, ex);
         }
+    }
+
+    /** Reads refusals of the credentials as such (given by the template builder). */
+    void authentication(RedisAuthentication authentication) {
+        this.authentication = authentication;
     }
 
     @Override

@@ -26,6 +26,7 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
     private final RedisURI uri;
     private final String description;
     private final JedisConnections jedis;
+    private RedisAuthentication authentication;
 
     /**
      * Creates a factory of Lettuce connections only.
@@ -80,8 +81,25 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
             return RedisConnection.of(client.connect(CODEC, uri));
         }
         catch (RedisException ex) {
-            throw new CacheConnectionException("Cannot connect to Redis at " + description + ": " + ex.getMessage(), ex);
+            throw connectFailure(this.authentication, "Cannot connect to Redis at " + description, ex);
         }
+    }
+
+    /** Reads refusals of the credentials as such (given by the template builder; without it, every failure is a connection failure). */
+    void authentication(RedisAuthentication authentication) {
+        this.authentication = authentication;
+        if (this.jedis != null) {
+            this.jedis.authentication(authentication);
+        }
+    }
+
+    /** A failure to connect: the server's refusal of the credentials when it was one, else a connection failure. */
+    static CacheConnectionException connectFailure(RedisAuthentication authentication, String what, RuntimeException failure) {
+        String refusal = authentication != null ? RedisAuthentication.refusal(failure) : null;
+        if (refusal != null) {
+            return authentication.refused(refusal, "when connecting", failure);
+        }
+        return new CacheConnectionException(what + ": " + failure.getMessage(), failure);
     }
 
     @Override

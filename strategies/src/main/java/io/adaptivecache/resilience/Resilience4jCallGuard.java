@@ -44,6 +44,8 @@ public final class Resilience4jCallGuard implements CallGuard {
     private final Retry readRetry;
     private final Bulkhead bulkhead;
     private final ScheduledExecutorService retryScheduler;
+    /** The last failure the breaker counted, the cause of its refusals (written on failures only, off the success path). */
+    private volatile Throwable lastServerFailure;
 
     private Resilience4jCallGuard(CircuitBreaker circuitBreaker, Retry readRetry, Bulkhead bulkhead) {
         this.circuitBreaker = Objects.requireNonNull(circuitBreaker, "circuitBreaker");
@@ -163,19 +165,21 @@ public final class Resilience4jCallGuard implements CallGuard {
     private <T> CompletableFuture<T> attempt(CacheCommand command, Supplier<CompletableFuture<T>> attempt,
             CallObserver rejections) {
         CircuitBreaker breaker = this.circuitBreaker;
+        // The state before asking as well as after: a refusal comes from OPEN, HALF_OPEN or FORCED_OPEN, and the breaker may
+        // have moved on (even to CLOSED) by the time the message is written; it must name a state that refuses.
+        CircuitBreaker.State before = breaker.getState();
         if (!breaker.tryAcquirePermission()) {
+            CircuitBreaker.State after = breaker.getState();
             rejections.onCall(command, CallOutcome.REJECTED, 0);
-            return CompletableFuture.failedFuture(new CacheRejectedException("Circuit breaker '" + breaker.getName() + "' is "
-                    + breaker.getState() + " (failure rate " + rate(breaker.getMetrics().getFailureRate())
-                    + ", slow-call rate " + rate(breaker.getMetrics().getSlowCallRate())
-                    + "): the call was not attempted; trial calls go through once the breaker's wait in the open state ends"));
+            Throwable last = this.lastServerFailure;
+            return CompletableFuture.failedFuture(new CacheRejectedException(breakerRefusal(breaker, before, after)
+                    + (last != null ? "; the last failure it counted: " + last.getMessage() : ""), last));
         }
         Bulkhead permits = this.bulkhead;
         if (permits != null && !permits.tryAcquirePermission()) {
             breaker.releasePermission();
             rejections.onCall(command, CallOutcome.REJECTED, 0);
-            return CompletableFuture.failedFuture(new CacheRejectedException("Bulkhead '" + permits.getName() + "' is full ("
-                    + permits.getBulkheadConfig().getMaxConcurrentCalls() + " concurrent calls): the call was not attempted"));
+            return CompletableFuture.failedFuture(new CacheRejectedException(bulkheadRefusal(permits)));
         }
         long started = System.nanoTime();
         CompletableFuture<T> result;
@@ -190,7 +194,52 @@ public final class Resilience4jCallGuard implements CallGuard {
         return result.whenComplete((value, failure) -> complete(permits, breaker, started, failure));
     }
 
-    private static void complete(Bulkhead permits, CircuitBreaker breaker, long started, Throwable failure) {
+    /**
+     * Why the breaker refused: its name and the state that refused, read before and after asking (a refusal comes only
+     * from OPEN, HALF_OPEN or FORCED_OPEN; a state read later may already be another).
+     */
+    static String breakerRefusal(CircuitBreaker breaker, CircuitBreaker.State before, CircuitBreaker.State after) {
+        CircuitBreaker.State refusing = refuses(after) ? after : refuses(before) ? before : null;
+        StringBuilder message = new StringBuilder("Circuit breaker '").append(breaker.getName()).append("' refused the call: ");
+        if (refusing == null) {
+            message.append("it was OPEN or HALF_OPEN when asked");
+        }
+        else {
+            message.append("it was ").append(refusing);
+        }
+        if (refusing != after) {
+            message.append(" (").append(after).append(" by the time this message was written)");
+        }
+        message.append("; the call was not attempted");
+        CircuitBreakerConfig config = breaker.getCircuitBreakerConfig();
+        if (refusing == CircuitBreaker.State.OPEN) {
+            message.append("; trial calls go through once its wait in the open state ends");
+        }
+        else if (refusing == CircuitBreaker.State.HALF_OPEN) {
+            message.append("; its ").append(config.getPermittedNumberOfCallsInHalfOpenState())
+                    .append(" trial calls were under way, and their outcome closes or opens it again");
+        }
+        else if (refusing == CircuitBreaker.State.FORCED_OPEN) {
+            message.append("; it was forced open and refuses every call until the application changes its state");
+        }
+        return message.toString();
+    }
+
+    private static boolean refuses(CircuitBreaker.State state) {
+        return state == CircuitBreaker.State.OPEN || state == CircuitBreaker.State.HALF_OPEN
+                || state == CircuitBreaker.State.FORCED_OPEN;
+    }
+
+    /** Why the bulkhead refused: its name and the number of concurrent calls it lets through. */
+    static String bulkheadRefusal(Bulkhead bulkhead) {
+        BulkheadConfig config = bulkhead.getBulkheadConfig();
+        return "Bulkhead '" + bulkhead.getName() + "' refused the call: all its " + config.getMaxConcurrentCalls()
+                + " concurrent-call permits were taken" + (config.getMaxWaitDuration().isZero() ? ""
+                        : " for the " + config.getMaxWaitDuration().toMillis() + " ms it may wait for one")
+                + "; the call was not attempted";
+    }
+
+    private void complete(Bulkhead permits, CircuitBreaker breaker, long started, Throwable failure) {
         if (permits != null) {
             permits.onComplete();
         }
@@ -199,7 +248,11 @@ public final class Resilience4jCallGuard implements CallGuard {
             breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
         }
         else {
-            breaker.onError(elapsed, TimeUnit.NANOSECONDS, unwrap(failure));
+            Throwable cause = unwrap(failure);
+            breaker.onError(elapsed, TimeUnit.NANOSECONDS, cause);
+            if (isServerFailure(cause)) {
+                this.lastServerFailure = cause;
+            }
         }
     }
 
@@ -209,10 +262,6 @@ public final class Resilience4jCallGuard implements CallGuard {
             cause = cause.getCause();
         }
         return cause;
-    }
-
-    private static String rate(float percent) {
-        return percent < 0 ? "not yet measured" : String.format("%.1f%%", percent);
     }
 
     @Override

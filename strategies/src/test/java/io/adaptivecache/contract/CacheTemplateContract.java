@@ -94,6 +94,9 @@ public abstract class CacheTemplateContract {
         assertThat(cache.getAll(List.of(key("x"), key("y")))).isEmpty();
         assertThatThrownBy(() -> cache.getAll(List.of(key("x"), key("y"), key("x"))))
                 .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("more than once");
+        // The async form refuses at once too, as its javadoc says, rather than through the future.
+        assertThatThrownBy(() -> cache.getAllAsync(List.of(key("k0"), key("k0"))))
+                .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("more than once");
     }
 
     @ParameterizedTest

@@ -75,7 +75,10 @@ class Resilience4jCallGuardTests {
         CompletableFuture<String> refused = this.guard.call(CacheCommand.SET, succeeding(attempts), this.observer);
 
         assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
-                .hasMessageContaining("Circuit breaker 'test' is OPEN (failure rate 100.0%");
+                .hasMessageContaining("Circuit breaker 'test' refused the call: it was OPEN;")
+                .hasMessageContaining("the last failure it counted: gone")
+                .satisfies(failure -> assertThat(failure.getCause().getCause()).as("the failure behind the refusal")
+                        .isInstanceOf(CacheConnectionException.class).hasMessage("gone"));
         assertThat(attempts).hasValue(10);
         assertThat(this.rejections).containsExactly(CallOutcome.REJECTED);
         assertThat(this.guard.status().circuitOpen()).isTrue();
@@ -165,13 +168,102 @@ class Resilience4jCallGuardTests {
 
         CompletableFuture<String> refused = this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer);
 
-        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class).hasMessageContaining("is full");
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
+                .hasMessageContaining("Bulkhead 'test' refused the call: all its 2 concurrent-call permits were taken");
         assertThat(attempts).hasValue(0);
         assertThat(this.guard.status().bulkheadAvailable()).isZero();
         first.complete("done");
         assertThat(this.guard.status().bulkheadAvailable()).isEqualTo(1);
         assertThat(this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer).join()).isEqualTo("ok");
         assertThat(this.rejections).containsExactly(CallOutcome.REJECTED);
+    }
+
+    @Test
+    void aForcedOpenBreakerShouldBeNamedAsTheRefuser() {
+        CircuitBreaker breaker = breaker(10);
+        breaker.transitionToForcedOpenState();
+        this.guard = Resilience4jCallGuard.of(breaker, null, bulkhead(1));
+        AtomicInteger attempts = new AtomicInteger();
+
+        CompletableFuture<String> refused = this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer);
+
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
+                .hasMessageContaining("Circuit breaker 'test' refused the call: it was FORCED_OPEN;").hasMessageNotContaining("Bulkhead");
+        assertThat(attempts).hasValue(0);
+    }
+
+    @Test
+    void aHalfOpenBreakerWhoseTrialCallsAreUnderWayShouldBeNamedAsTheRefuser() {
+        CircuitBreaker breaker = CircuitBreaker.of("test", Resilience4jCallGuard.circuitBreakerDefaults(Duration.ofSeconds(30))
+                .permittedNumberOfCallsInHalfOpenState(1).build());
+        breaker.transitionToOpenState();
+        breaker.transitionToHalfOpenState();
+        this.guard = Resilience4jCallGuard.of(breaker, null, null);
+        CompletableFuture<String> trial = new CompletableFuture<>();
+        this.guard.call(CacheCommand.GET, () -> trial, this.observer);
+        AtomicInteger attempts = new AtomicInteger();
+
+        CompletableFuture<String> refused = this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer);
+
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
+                .hasMessageContaining("Circuit breaker 'test' refused the call: it was HALF_OPEN;")
+                .hasMessageContaining("its 1 trial calls were under way");
+        assertThat(attempts).hasValue(0);
+        trial.complete("done");
+    }
+
+    @Test
+    void aBulkheadWithItsOnePermitHeldShouldBeNamedAsTheRefuserNotTheBreaker() {
+        this.guard = Resilience4jCallGuard.of(breaker(10), null, bulkhead(1));
+        CompletableFuture<String> holding = new CompletableFuture<>();
+        this.guard.call(CacheCommand.GET, () -> holding, this.observer);
+        AtomicInteger attempts = new AtomicInteger();
+
+        CompletableFuture<String> refused = this.guard.call(CacheCommand.SET, succeeding(attempts), this.observer);
+
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
+                .hasMessageContaining("Bulkhead 'test' refused the call: all its 1 concurrent-call permits were taken")
+                .hasMessageNotContaining("Circuit breaker");
+        assertThat(attempts).hasValue(0);
+        holding.complete("done");
+    }
+
+    /**
+     * The breaker closes between refusing the call and the message being written (as another thread's successful trial
+     * calls close it): the message must name the state that refused, not CLOSED, a state that never refuses.
+     */
+    @Test
+    void aBreakerThatClosesRightAfterRefusingShouldStillBeReportedInTheStateThatRefused() {
+        CircuitBreaker real = breaker(10);
+        real.transitionToOpenState();
+        CircuitBreaker closingRightAfterRefusing = (CircuitBreaker) java.lang.reflect.Proxy.newProxyInstance(
+                CircuitBreaker.class.getClassLoader(), new Class<?>[] { CircuitBreaker.class }, (proxy, method, args) -> {
+                    Object answer;
+                    try {
+                        answer = method.invoke(real, args);
+                    }
+                    catch (java.lang.reflect.InvocationTargetException ex) {
+                        throw ex.getCause();
+                    }
+                    if (method.getName().equals("tryAcquirePermission") && Boolean.FALSE.equals(answer)) {
+                        real.transitionToClosedState();
+                    }
+                    return answer;
+                });
+        this.guard = Resilience4jCallGuard.of(closingRightAfterRefusing, null, null);
+        AtomicInteger attempts = new AtomicInteger();
+
+        CompletableFuture<String> refused = this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer);
+
+        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
+                .hasMessageContaining("Circuit breaker 'test' refused the call: it was OPEN (CLOSED by the time this message was written)")
+                .hasMessageNotContaining("it was CLOSED").hasMessageNotContaining("is CLOSED");
+        assertThat(attempts).hasValue(0);
+        assertThat(real.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+    }
+
+    private static Bulkhead bulkhead(int permits) {
+        return Bulkhead.of("test", Resilience4jCallGuard.bulkheadDefaults().maxConcurrentCalls(permits).build());
     }
 
     @Test

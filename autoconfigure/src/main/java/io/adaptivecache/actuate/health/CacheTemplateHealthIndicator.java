@@ -62,6 +62,7 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
             }
             catch (RuntimeException ex) {
                 health = Health.down(ex);
+                withAuthenticationFailure(health, ex);
             }
         }
         health.withDetail("backend", this.template.backendKind()).withDetail("strategy", this.template.activeStrategy().toString())
@@ -79,5 +80,20 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
             }
         }
         return health.build();
+    }
+
+    /**
+     * Names a refusal of the credentials as such, with the user and the properties to check (never the password),
+     * also when the probe was refused by a circuit breaker that an authentication failure opened.
+     */
+    private static void withAuthenticationFailure(Health.Builder health, Throwable failure) {
+        for (Throwable cause = failure; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+            if (cause instanceof io.adaptivecache.CacheAuthenticationException refused) {
+                health.withDetail("authentication", "failed for " + refused.userDescription()
+                        + (refused.credentialsSource() != null ? "; check " + refused.credentialsSource() : "") + " (" + refused.reason()
+                        + ")");
+                return;
+            }
+        }
     }
 }
