@@ -60,6 +60,12 @@ public abstract class ServerFaultContract {
     protected abstract int serverConnections();
 
     /**
+     * Connections the server has accepted since it started (Redis {@code total_connections_received},
+     * memcached {@code total_connections}), the admin connection included once it is open.
+     */
+    protected abstract long connectionsReceived();
+
+    /**
      * Builds and starts a template with {@link #TIMEOUT} as its command timeout, a connect
      * timeout of about a second, and a reconnect delay of at most a second.
      * @param strategy the strategy
@@ -250,17 +256,30 @@ public abstract class ServerFaultContract {
             throws InterruptedException {
         PoolSettings pool = new PoolSettings(8, 8, 0, Duration.ofMillis(100));
         Resilience4jCallGuard guard = breaker();
-        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.pooled(pool), guard, 8192));
+        // Both baselines before the template opens anything: a baseline read after its first
+        // connection would let a pool of eight open nine.
         int baseline = serverConnections();
+        long receivedBefore = connectionsReceived();
+        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.pooled(pool), guard, 8192));
+        int connectionBound = 8 + asyncLane(template, StrategySpec.pooled(pool));
         AtomicInteger mostConnections = new AtomicInteger();
+        AtomicInteger samples = new AtomicInteger();
+        List<Throwable> samplerFailures = new java.util.concurrent.CopyOnWriteArrayList<>();
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread sampler = new Thread(() -> {
-            while (sampling.get()) {
-                mostConnections.accumulateAndGet(serverConnections(), Math::max);
-                Thread.onSpinWait();
+            try {
+                while (sampling.get()) {
+                    mostConnections.accumulateAndGet(serverConnections(), Math::max);
+                    samples.incrementAndGet();
+                    Thread.onSpinWait();
+                }
             }
-        });
+            catch (RuntimeException | Error ex) {
+                samplerFailures.add(ex);
+            }
+        }, "connection-sampler");
         sampler.start();
+        await("the sampler's first sample").atMost(Duration.ofSeconds(10)).until(() -> samples.get() > 0 || !samplerFailures.isEmpty());
 
         int callers = 500;
         int callsEach = 20;
@@ -307,13 +326,19 @@ public abstract class ServerFaultContract {
         }
         sampling.set(false);
         sampler.join(5000);
+        long received = connectionsReceived() - receivedBefore;
 
+        assertThat(samplerFailures).as("the sampler ran to the end").isEmpty();
+        assertThat(sampler.isAlive()).as("the sampler stopped").isFalse();
+        assertThat(samples.get()).as("the sampler read the server more than once while the callers ran").isGreaterThan(1);
         assertThat(others).as("every caller either succeeds or gets the pool's error").isEmpty();
         assertThat(successes.get() + poolErrors.get()).isEqualTo(callers * callsEach);
         assertThat(successes.get()).isPositive();
         assertThat(lateErrors.get()).as("pool errors arrive within max-wait plus a margin").isZero();
-        assertThat(mostConnections.get() - baseline).as("the server never sees more than max-total (and the async lane)")
-                .isLessThanOrEqualTo(8 + asyncLane(template, StrategySpec.pooled(pool)));
+        assertThat(mostConnections.get() - baseline).as("the server never sees more than max-total (and the async lane) at once")
+                .isLessThanOrEqualTo(connectionBound).isPositive();
+        assertThat(received).as("nor accepts more than that in all (no connection closed and replaced)")
+                .isLessThanOrEqualTo(connectionBound).isPositive();
         assertThat(guard.status().circuitState()).as("an exhausted pool is not a server failure").isEqualTo("CLOSED");
     }
 
