@@ -5,9 +5,10 @@ import io.adaptivecache.resilience.CallGuard;
 /**
  * Makes each template's {@link CallGuard} from its {@code resilience} properties: on
  * Resilience4j when it is on the classpath ({@link Resilience4jCallGuards}), otherwise none.
+ * An application's own bean of this type replaces the Resilience4j one for every template.
  */
 @FunctionalInterface
-interface CacheCallGuards {
+public interface CacheCallGuards {
 
     /** Used when Resilience4j is absent: no guard, and a clear error if retry or bulkhead was asked for. */
     CacheCallGuards WITHOUT_RESILIENCE4J = (template, prefix, settings) -> {

@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Configuration;
 class ResilienceConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean(CacheCallGuards.class)
     Resilience4jCallGuards adaptiveCacheCallGuards(ObjectProvider<CircuitBreakerRegistry> circuitBreakers,
             ObjectProvider<RetryRegistry> retries, ObjectProvider<BulkheadRegistry> bulkheads) {
         return new Resilience4jCallGuards(circuitBreakers.getIfUnique(), retries.getIfUnique(), bulkheads.getIfUnique());
@@ -39,14 +39,16 @@ class ResilienceConfiguration {
     static class ResilienceMetricsConfiguration {
 
         @Bean
-        MeterBinder adaptiveCacheResilienceMeterBinder(Resilience4jCallGuards guards) {
-            return registry -> {
+        @ConditionalOnMissingBean(name = "adaptiveCacheResilienceMeterBinder")
+        MeterBinder adaptiveCacheResilienceMeterBinder(ObjectProvider<Resilience4jCallGuards> resilience4jGuards) {
+            // An application's own CacheCallGuards replaces the Resilience4j ones: then there is nothing of ours to bind.
+            return registry -> resilience4jGuards.ifAvailable(guards -> {
                 if (guards.ownRegistries()) {
                     TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(guards.circuitBreakers()).bindTo(registry);
                     TaggedRetryMetrics.ofRetryRegistry(guards.retries()).bindTo(registry);
                     TaggedBulkheadMetrics.ofBulkheadRegistry(guards.bulkheads()).bindTo(registry);
                 }
-            };
+            });
         }
     }
 }

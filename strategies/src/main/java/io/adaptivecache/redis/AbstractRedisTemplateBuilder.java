@@ -250,7 +250,9 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
         this.ownedTimer = timer;
         DefaultClientResources.Builder builder = DefaultClientResources.builder()
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(10), this.maxReconnectDelay, 2, TimeUnit.MILLISECONDS))
-                .timer(timer);
+                .timer(timer)
+                // Lettuce's encoder logs each command's bytes at TRACE, the handshake's password among them.
+                .nettyCustomizer(CredentialSafeCommandEncoder.customizer());
         this.resourcesCustomizer.accept(builder);
         return builder.build();
     }

@@ -16,10 +16,14 @@ import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.command.CacheInputRules;
 import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -44,6 +48,16 @@ public abstract class BadInputFuzzContract {
 
     /** Whether the backend refuses spaces and control characters in keys (memcached's text-era rule). */
     protected abstract boolean printableKeysOnly();
+
+    /**
+     * Bytes the server has read from all its clients since it started (Redis
+     * {@code total_net_input_bytes}, memcached {@code bytes_read}), summed over every node of a
+     * cluster. Reading it may itself add bytes, as long as each read adds the same number.
+     */
+    protected abstract long serverBytesRead();
+
+    /** How many times a window with stray bytes is tried again before the test fails. */
+    private static final int WINDOW_ATTEMPTS = 3;
 
     @AfterEach
     void close() {
@@ -96,6 +110,134 @@ public abstract class BadInputFuzzContract {
         for (Map.Entry<String, byte[]> entry : model.entrySet()) {
             assertThat(this.template.get(entry.getKey())).as("stored " + describe(entry.getKey())).isEqualTo(entry.getValue());
         }
+    }
+
+    static List<StrategySpec> refusalStrategies() {
+        return List.of(StrategySpec.multi(2, SelectorType.ROUND_ROBIN),
+                StrategySpec.pooled(new PoolSettings(2, 2, 2, Duration.ofSeconds(1))));
+    }
+
+    /**
+     * Every operation, synchronous and ...Async, refuses each kind of invalid input it can be
+     * given with {@link InvalidCacheInputException} and sends nothing: the server's own count of
+     * bytes read from clients does not move. A stats read adds its own bytes, so each window is
+     * read twice first (a control pair with nothing in between) and the calls must add exactly
+     * nothing on top of that. Traffic that is not the template's (a replica's once-a-second
+     * acknowledgement to its master, a pool's idle check) may land in a window by chance, so a
+     * window that moved is tried again, up to {@value #WINDOW_ATTEMPTS} times: a refusal that
+     * sends a command does so every time and fails every attempt.
+     */
+    @ParameterizedTest
+    @MethodSource("refusalStrategies")
+    void everyOperationSyncAndAsyncShouldRefuseInvalidInputWithoutAByteReachingTheServer(StrategySpec strategy) {
+        this.template = startTemplate(strategy);
+        CacheInputRules rules = this.template.inputRules();
+        String valid = "refused:valid";
+        byte[] sentinel = { 1, 2, 3 };
+        this.template.set(valid, sentinel, Duration.ZERO);
+        CasToken token = this.template.gets(valid).token();
+        this.template.getAsync(valid).join();
+
+        List<String> badKeys = new ArrayList<>(Arrays.asList(null, "", "k".repeat(rules.maxKeyBytes() + 1)));
+        if (printableKeysOnly()) {
+            badKeys.addAll(List.of("a b", "line\r\nbreak", "nul\u0000byte"));
+        }
+        List<byte[]> badValues = Arrays.asList(null, new byte[rules.maxValueBytes() + 1]);
+        List<Duration> badTtls = Arrays.asList(null, Duration.ofSeconds(-1), rules.maxTtl().plusSeconds(1));
+        byte[] value = { 9 };
+        Duration ttl = Duration.ofMinutes(5);
+        CasToken otherKeysToken = CasToken.ofVersion(this.template.backendKind(), valid + "-other", 1);
+        CasToken otherBackendsToken = CasToken.ofVersion("elsewhere", valid, 1);
+
+        Map<String, List<ThrowingCallable>> refusals = new LinkedHashMap<>();
+        for (boolean async : new boolean[] { false, true }) {
+            String form = async ? "Async" : "";
+            List<ThrowingCallable> get = new ArrayList<>();
+            List<ThrowingCallable> gets = new ArrayList<>();
+            List<ThrowingCallable> delete = new ArrayList<>();
+            List<ThrowingCallable> incr = new ArrayList<>();
+            List<ThrowingCallable> decr = new ArrayList<>();
+            List<ThrowingCallable> touch = new ArrayList<>();
+            List<ThrowingCallable> getAll = new ArrayList<>();
+            List<ThrowingCallable> set = new ArrayList<>();
+            List<ThrowingCallable> add = new ArrayList<>();
+            List<ThrowingCallable> replace = new ArrayList<>();
+            List<ThrowingCallable> cas = new ArrayList<>();
+            for (String key : badKeys) {
+                get.add(async ? () -> this.template.getAsync(key) : () -> this.template.get(key));
+                gets.add(async ? () -> this.template.getsAsync(key) : () -> this.template.gets(key));
+                delete.add(async ? () -> this.template.deleteAsync(key) : () -> this.template.delete(key));
+                incr.add(async ? () -> this.template.incrAsync(key, 1) : () -> this.template.incr(key, 1));
+                decr.add(async ? () -> this.template.decrAsync(key, 1) : () -> this.template.decr(key, 1));
+                touch.add(async ? () -> this.template.touchAsync(key, ttl) : () -> this.template.touch(key, ttl));
+                List<String> keys = Arrays.asList(valid, key);
+                getAll.add(async ? () -> this.template.getAllAsync(keys) : () -> this.template.getAll(keys));
+                set.add(async ? () -> this.template.setAsync(key, value, ttl) : () -> this.template.set(key, value, ttl));
+                add.add(async ? () -> this.template.addAsync(key, value, ttl) : () -> this.template.add(key, value, ttl));
+                replace.add(async ? () -> this.template.replaceAsync(key, value, ttl) : () -> this.template.replace(key, value, ttl));
+                cas.add(async ? () -> this.template.casAsync(key, token, value, ttl) : () -> this.template.cas(key, token, value, ttl));
+            }
+            for (byte[] bad : badValues) {
+                set.add(async ? () -> this.template.setAsync(valid, bad, ttl) : () -> this.template.set(valid, bad, ttl));
+                add.add(async ? () -> this.template.addAsync(valid, bad, ttl) : () -> this.template.add(valid, bad, ttl));
+                replace.add(async ? () -> this.template.replaceAsync(valid, bad, ttl) : () -> this.template.replace(valid, bad, ttl));
+                cas.add(async ? () -> this.template.casAsync(valid, token, bad, ttl) : () -> this.template.cas(valid, token, bad, ttl));
+            }
+            for (Duration bad : badTtls) {
+                set.add(async ? () -> this.template.setAsync(valid, value, bad) : () -> this.template.set(valid, value, bad));
+                add.add(async ? () -> this.template.addAsync(valid, value, bad) : () -> this.template.add(valid, value, bad));
+                replace.add(async ? () -> this.template.replaceAsync(valid, value, bad) : () -> this.template.replace(valid, value, bad));
+                cas.add(async ? () -> this.template.casAsync(valid, token, value, bad) : () -> this.template.cas(valid, token, value, bad));
+                touch.add(async ? () -> this.template.touchAsync(valid, bad) : () -> this.template.touch(valid, bad));
+            }
+            for (CasToken bad : Arrays.asList(null, otherKeysToken, otherBackendsToken)) {
+                cas.add(async ? () -> this.template.casAsync(valid, bad, value, ttl) : () -> this.template.cas(valid, bad, value, ttl));
+            }
+            incr.add(async ? () -> this.template.incrAsync(valid, -1) : () -> this.template.incr(valid, -1));
+            decr.add(async ? () -> this.template.decrAsync(valid, -1) : () -> this.template.decr(valid, -1));
+            List<String> duplicates = List.of(valid, valid);
+            getAll.add(async ? () -> this.template.getAllAsync(null) : () -> this.template.getAll(null));
+            getAll.add(async ? () -> this.template.getAllAsync(duplicates) : () -> this.template.getAll(duplicates));
+            refusals.put("get" + form, get);
+            refusals.put("gets" + form, gets);
+            refusals.put("getAll" + form, getAll);
+            refusals.put("set" + form, set);
+            refusals.put("add" + form, add);
+            refusals.put("replace" + form, replace);
+            refusals.put("cas" + form, cas);
+            refusals.put("delete" + form, delete);
+            refusals.put("touch" + form, touch);
+            refusals.put("incr" + form, incr);
+            refusals.put("decr" + form, decr);
+        }
+        assertThat(refusals).as("every operation of CacheOperations, in both forms").hasSize(22);
+
+        refusals.forEach((operation, calls) -> assertRefusedWithoutIo(operation, calls));
+
+        assertThat(this.template.get(valid)).as("the connection still serves, the value unchanged").isEqualTo(sentinel);
+        assertThat(this.template.getAsync(valid).join()).isEqualTo(sentinel);
+    }
+
+    private void assertRefusedWithoutIo(String operation, List<ThrowingCallable> calls) {
+        List<String> attempts = new ArrayList<>();
+        for (int attempt = 0; attempt < WINDOW_ATTEMPTS; attempt++) {
+            long first = serverBytesRead();
+            long second = serverBytesRead();
+            for (int i = 0; i < calls.size(); i++) {
+                Throwable thrown = catchThrowable(calls.get(i));
+                assertThat(thrown).as("%s, invalid input #%d: refused", operation, i).isInstanceOf(InvalidCacheInputException.class);
+                assertThat(thrown.getMessage()).as("%s, invalid input #%d: with a reason", operation, i).isNotBlank();
+            }
+            long third = serverBytesRead();
+            long statsRead = second - first;
+            long sent = third - second - statsRead;
+            if (sent == 0) {
+                return;
+            }
+            attempts.add("control pair " + statsRead + " bytes, window with the calls " + (third - second) + " bytes");
+        }
+        throw new AssertionError(operation + ": " + calls.size() + " refused calls moved the server's bytes read in every one of "
+                + WINDOW_ATTEMPTS + " windows: " + attempts);
     }
 
     private void issueAsync(int operation, String key, byte[] value, Duration ttl) {

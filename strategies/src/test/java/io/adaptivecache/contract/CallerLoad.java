@@ -16,8 +16,10 @@ import io.adaptivecache.CacheTemplate;
 
 /**
  * Synchronous callers issuing a get/set mix in a loop, bounded in calls per thread and in time,
- * recording how each call ended and the longest any call took since the last {@link #resetLongest()}.
- * Anything other than a {@link CacheException} is kept as unexpected.
+ * recording how each call ended and the longest any call took since the last {@link #resetLongest()}
+ * (a call still running counts with the time it has taken so far, so a caller stuck for good is
+ * seen). Anything other than a {@link CacheException} is kept as unexpected. Stopping fails if a
+ * caller does not end in time.
  */
 public final class CallerLoad implements AutoCloseable {
 
@@ -30,6 +32,8 @@ public final class CallerLoad implements AutoCloseable {
     private final LongAccumulator longestNanos = new LongAccumulator(Math::max, 0);
     private final List<Throwable> unexpected = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicLong deadline = new AtomicLong();
+    /** Per caller, when its current call started, or 0 between calls. */
+    private java.util.concurrent.atomic.AtomicLongArray callStarted;
 
     private CallerLoad() {
     }
@@ -45,6 +49,7 @@ public final class CallerLoad implements AutoCloseable {
     public static CallerLoad start(CacheTemplate template, int threads, String keyPrefix, Duration atMost) {
         CallerLoad load = new CallerLoad();
         load.deadline.set(System.nanoTime() + atMost.toNanos());
+        load.callStarted = new java.util.concurrent.atomic.AtomicLongArray(threads);
         byte[] value = new byte[100];
         for (int t = 0; t < threads; t++) {
             int id = t;
@@ -52,6 +57,8 @@ public final class CallerLoad implements AutoCloseable {
                 for (int i = 0; i < MAX_CALLS_PER_THREAD && !load.stop.get() && System.nanoTime() < load.deadline.get(); i++) {
                     String key = keyPrefix + ((id * 31 + i) % 500);
                     long started = System.nanoTime();
+                    // 0 means "between calls", so a clock reading of exactly 0 is nudged.
+                    load.callStarted.set(id, started == 0 ? 1 : started);
                     try {
                         if (i % 5 == 0) {
                             template.set(key, value, Duration.ofMinutes(5));
@@ -67,6 +74,7 @@ public final class CallerLoad implements AutoCloseable {
                     catch (RuntimeException | Error ex) {
                         load.unexpected.add(ex);
                     }
+                    load.callStarted.set(id, 0);
                     load.longestNanos.accumulate(System.nanoTime() - started);
                 }
             }, "caller-load-" + t);
@@ -94,9 +102,17 @@ public final class CallerLoad implements AutoCloseable {
         return counts;
     }
 
-    /** The longest call since the last reset. */
+    /** The longest call since the last reset, counting each call still running with its time so far. */
     public Duration longestCall() {
-        return Duration.ofNanos(this.longestNanos.get());
+        long now = System.nanoTime();
+        long longest = this.longestNanos.get();
+        for (int i = 0; i < this.callStarted.length(); i++) {
+            long started = this.callStarted.get(i);
+            if (started != 0) {
+                longest = Math.max(longest, now - started);
+            }
+        }
+        return Duration.ofNanos(longest);
     }
 
     /** Starts measuring the longest call afresh. */
@@ -109,18 +125,43 @@ public final class CallerLoad implements AutoCloseable {
         return this.unexpected;
     }
 
-    /** Stops the callers and waits for them. */
-    @Override
-    public void close() {
+    /**
+     * Stops the callers: each finishes the call it is in and ends.
+     * @param atMost how long, from now, the slowest caller may take to end (its call's bound)
+     * @throws AssertionError naming every caller still running then, with where it is stuck
+     */
+    public void stop(Duration atMost) {
         this.stop.set(true);
+        long deadline = System.nanoTime() + atMost.toNanos();
         for (Thread thread : this.threads) {
             try {
-                thread.join(TimeUnit.SECONDS.toMillis(30));
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             }
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
-                return;
+                throw new AssertionError("Interrupted while stopping the callers", ex);
             }
         }
+        StringBuilder stuck = new StringBuilder();
+        for (Thread thread : this.threads) {
+            if (thread.isAlive()) {
+                stuck.append("\n").append(thread.getName()).append(':');
+                for (StackTraceElement frame : thread.getStackTrace()) {
+                    stuck.append("\n\tat ").append(frame);
+                }
+            }
+        }
+        if (!stuck.isEmpty()) {
+            throw new AssertionError("Callers still running " + atMost.toMillis() + " ms after they were told to stop:" + stuck);
+        }
+    }
+
+    /**
+     * Stops the callers and waits for them, as {@link #stop(Duration)} with a generous bound, for
+     * cleanup; still fails if a caller is stuck.
+     */
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(30));
     }
 }

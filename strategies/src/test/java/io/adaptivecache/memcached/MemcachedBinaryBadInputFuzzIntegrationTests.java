@@ -27,4 +27,9 @@ class MemcachedBinaryBadInputFuzzIntegrationTests extends BadInputFuzzContract {
     protected boolean printableKeysOnly() {
         return true;
     }
+
+    @Override
+    protected long serverBytesRead() {
+        return Long.parseLong(memcached.server().stat("bytes_read"));
+    }
 }

@@ -32,6 +32,11 @@ class MemcachedServerFaultIntegrationTests extends ServerFaultContract {
     }
 
     @Override
+    protected long connectionsReceived() {
+        return Long.parseLong(memcached.server().stat("total_connections"));
+    }
+
+    @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses()).strategy(strategy).guard(guard)
                 .operationTimeout(TIMEOUT).connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1))

@@ -22,4 +22,9 @@ class RedisBadInputFuzzIntegrationTests extends BadInputFuzzContract {
     protected boolean printableKeysOnly() {
         return false;
     }
+
+    @Override
+    protected long serverBytesRead() {
+        return Long.parseLong(redis.server().info("stats", "total_net_input_bytes"));
+    }
 }

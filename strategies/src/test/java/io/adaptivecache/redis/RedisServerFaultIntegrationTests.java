@@ -27,6 +27,11 @@ class RedisServerFaultIntegrationTests extends ServerFaultContract {
     }
 
     @Override
+    protected long connectionsReceived() {
+        return Long.parseLong(redis.server().info("stats", "total_connections_received"));
+    }
+
+    @Override
     protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).guard(guard).commandTimeout(TIMEOUT)
                 .connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1)).requestQueueSize(queueSize)

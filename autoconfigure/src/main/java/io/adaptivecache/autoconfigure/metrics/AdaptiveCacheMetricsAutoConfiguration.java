@@ -11,6 +11,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -26,6 +27,7 @@ import org.springframework.context.annotation.Bean;
 public final class AdaptiveCacheMetricsAutoConfiguration {
 
     @Bean
+    @ConditionalOnMissingBean(name = "adaptiveCacheMeterBinder")
     MeterBinder adaptiveCacheMeterBinder(ObjectProvider<DefaultCacheTemplate<?>> templates, AdaptiveCacheSwitchers switchers) {
         return registry -> templates.orderedStream().forEach(template -> {
             CacheTemplateMeters meters = CacheTemplateMeters.bind(template, registry, () -> {

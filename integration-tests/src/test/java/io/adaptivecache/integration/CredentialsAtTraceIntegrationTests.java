@@ -1,0 +1,242 @@
+package io.adaptivecache.integration;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.testservers.MemcachedServer;
+import io.adaptivecache.testservers.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Credentials never show in anything logged, even with every logger that could see them at TRACE:
+ * this starter's own packages and every client library's (Lettuce, Jedis, spymemcached,
+ * XMemcached and its yanf4j network layer). A whole application on a real web server, against a
+ * Redis server with an ACL user and a memcached server with SASL, serves, answers health and the
+ * {@code adaptivecache} endpoint over HTTP, then loses both servers: health is DOWN, the endpoint
+ * still answers, and the clients' reconnect and re-authentication attempts log at TRACE while
+ * calls fail. The console (where Logback writes every event, stack traces included) and every
+ * HTTP body must hold neither password. The levels are checked to have taken effect: every one of
+ * these loggers is at TRACE, and each library that logs on this path logged at DEBUG or TRACE.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class CredentialsAtTraceIntegrationTests {
+
+    private static final String REDIS_PASSWORD = "redis-secret-" + UUID.randomUUID();
+    private static final String MEMCACHED_PASSWORD = "memcached-secret-" + UUID.randomUUID();
+
+    /** Every logger that may touch a credential: ours and each client library's. */
+    private static final List<String> TRACED = List.of("io.adaptivecache", "io.lettuce", "redis.clients", "net.spy",
+            "net.rubyeye", "com.google.code.yanf4j");
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        for (int i = this.cleanup.size() - 1; i >= 0; i--) {
+            this.cleanup.get(i).close();
+        }
+    }
+
+    @Test
+    void lettuceAndSpymemcachedShouldLogNoPasswordAtTraceWhileServingOrAfterTheServersDie(CapturedOutput output)
+            throws Exception {
+        RedisServer redis = aclRedis();
+        MemcachedServer memcached = saslMemcached();
+        ConfigurableApplicationContext app = start("adaptive-cache.redis.url=" + redisUrl(redis),
+                "adaptive-cache.redis.strategy.type=multi", "adaptive-cache.redis.strategy.multi.connections=2",
+                "adaptive-cache.memcached.servers=" + memcached.address(), "adaptive-cache.memcached.driver=spymemcached",
+                "adaptive-cache.memcached.username=bob", "adaptive-cache.memcached.password=" + MEMCACHED_PASSWORD);
+
+        List<String> bodies = serveThenLoseTheServers(app, redis, memcached);
+
+        assertNoSecret(output, bodies);
+        assertTraced(output, "io.adaptivecache", "io.lettuce", "net.spy");
+    }
+
+    @Test
+    void jedisAndXMemcachedShouldLogNoPasswordAtTraceWhileServingOrAfterTheServersDie(CapturedOutput output)
+            throws Exception {
+        // XMemcached cannot authenticate (the starter refuses SASL with it, tested below), so its
+        // memcached has no SASL; the Redis password is in play on the Jedis pool and Lettuce.
+        RedisServer redis = aclRedis();
+        MemcachedServer memcached = closeLater(new MemcachedServer());
+        memcached.start();
+        ConfigurableApplicationContext app = start("adaptive-cache.redis.url=" + redisUrl(redis),
+                "adaptive-cache.redis.strategy.type=pooled", "adaptive-cache.redis.pooled-driver=jedis",
+                "adaptive-cache.memcached.servers=" + memcached.address(), "adaptive-cache.memcached.driver=xmemcached");
+
+        List<String> bodies = serveThenLoseTheServers(app, redis, memcached);
+
+        assertNoSecret(output, bodies);
+        // Jedis logs nothing at DEBUG or TRACE on this path; its level is checked in serveThenLoseTheServers.
+        assertTraced(output, "io.adaptivecache", "io.lettuce", "net.rubyeye", "com.google.code.yanf4j");
+    }
+
+    @Test
+    void refusedOrWrongCredentialsShouldFailStartupWithoutLoggingThemAtTrace(CapturedOutput output) {
+        RedisServer redis = aclRedis();
+        MemcachedServer memcached = saslMemcached();
+        String wrongRedis = "wrong-redis-" + UUID.randomUUID();
+        String wrongMemcached = "wrong-memcached-" + UUID.randomUUID();
+        List<String> failures = new ArrayList<>();
+        for (List<String> properties : List.of(
+                List.of("adaptive-cache.redis.url=redis://alice:" + wrongRedis + "@" + redis.address(),
+                        "adaptive-cache.memcached.enabled=false"),
+                List.of("adaptive-cache.redis.enabled=false", "adaptive-cache.cache.backends.products=memcached",
+                        "adaptive-cache.memcached.servers=" + memcached.address(), "adaptive-cache.memcached.username=bob",
+                        "adaptive-cache.memcached.password=" + wrongMemcached),
+                List.of("adaptive-cache.redis.enabled=false", "adaptive-cache.cache.backends.products=memcached",
+                        "adaptive-cache.memcached.servers=" + memcached.address(),
+                        "adaptive-cache.memcached.driver=xmemcached", "adaptive-cache.memcached.username=bob",
+                        "adaptive-cache.memcached.password=" + MEMCACHED_PASSWORD))) {
+            try {
+                closeLater(start(properties.toArray(String[]::new)));
+                failures.add("started with " + properties);
+            }
+            catch (RuntimeException ex) {
+                for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+                    failures.add(String.valueOf(cause));
+                }
+            }
+        }
+        assertThat(failures).noneMatch(failure -> failure.startsWith("started with"));
+        assertThat(String.join("\n", failures)).doesNotContain(wrongRedis).doesNotContain(wrongMemcached)
+                .doesNotContain(MEMCACHED_PASSWORD);
+        assertThat(output.getAll()).doesNotContain(wrongRedis).doesNotContain(wrongMemcached).doesNotContain(MEMCACHED_PASSWORD);
+        assertTraced(output, "io.adaptivecache", "io.lettuce", "net.spy");
+    }
+
+    /**
+     * Calls on both templates, health and the endpoint over HTTP; then both servers die: calls
+     * fail, health turns DOWN, the endpoint still answers, and the clients keep trying to
+     * reconnect for a few seconds.
+     * @return every HTTP body received
+     */
+    private List<String> serveThenLoseTheServers(ConfigurableApplicationContext app, RedisServer redis,
+            MemcachedServer memcached) throws Exception {
+        for (String logger : TRACED) {
+            assertThat(org.slf4j.LoggerFactory.getLogger(logger + ".Any").isTraceEnabled()).as(logger + " at TRACE").isTrue();
+        }
+        List<String> bodies = new ArrayList<>();
+        List<CacheTemplate> templates = List.of(app.getBean("redisCacheTemplate", CacheTemplate.class),
+                app.getBean("memcachedCacheTemplate", CacheTemplate.class));
+        for (CacheTemplate template : templates) {
+            template.set("trace:k", new byte[] { 42 }, Duration.ZERO);
+            assertThat(template.get("trace:k")).containsExactly(42);
+        }
+        HttpResponse<String> health = get(app, "/actuator/health");
+        bodies.add(health.body());
+        assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+        bodies.add(get(app, "/actuator/adaptivecache").body());
+
+        redis.kill();
+        memcached.kill();
+        for (CacheTemplate template : templates) {
+            for (int i = 0; i < 5; i++) {
+                try {
+                    template.get("trace:k");
+                }
+                catch (RuntimeException ex) {
+                    // Expected while the server is dead; its message is in the console if logged, and checked below.
+                    bodies.add(String.valueOf(ex));
+                }
+            }
+        }
+        await("health to report the dead servers").atMost(Duration.ofSeconds(30)).until(() -> {
+            HttpResponse<String> down = get(app, "/actuator/health");
+            bodies.add(down.body());
+            return down.statusCode() == 503 && down.body().contains("\"DOWN\"");
+        });
+        HttpResponse<String> endpoint = get(app, "/actuator/adaptivecache");
+        bodies.add(endpoint.body());
+        assertThat(endpoint.statusCode()).as(endpoint.body()).isEqualTo(200);
+        // Reconnect attempts (and for spymemcached the re-authentication they start) run on the
+        // clients' own threads; give them a few rounds at their one-second reconnect delay.
+        Thread.sleep(3000);
+        return bodies;
+    }
+
+    private ConfigurableApplicationContext start(String... properties) {
+        List<String> all = new ArrayList<>(List.of("server.port=0", "spring.main.banner-mode=off",
+                "management.endpoints.web.exposure.include=health,adaptivecache",
+                "management.endpoint.health.show-details=always", "adaptive-cache.redis.connect-timeout=1s",
+                "adaptive-cache.memcached.connect-timeout=1s", "adaptive-cache.redis.max-reconnect-delay=1s",
+                "adaptive-cache.memcached.max-reconnect-delay=1s",
+                // Full logger names, so that the check below can tell which library logged.
+                "logging.pattern.console=%level %logger %msg%n%wEx"));
+        for (String logger : TRACED) {
+            all.add("logging.level." + logger + "=TRACE");
+        }
+        // The sample's application.yml (on this classpath) quiets net.spy.memcached; a more specific name wins.
+        all.add("logging.level.net.spy.memcached=TRACE");
+        all.addAll(List.of(properties));
+        SpringApplicationBuilder builder = new SpringApplicationBuilder(CachingTestApplication.class);
+        // The sample's dev-only listener (registered for every application on this classpath) would
+        // replace the configured addresses with local servers or proxies of its own, credentials dropped.
+        builder.application().setListeners(builder.application().getListeners().stream()
+                .filter(listener -> !listener.getClass().getName().equals("io.adaptivecache.sample.LocalCacheServers")).toList());
+        // As command-line arguments, so that they win over the sample's application.yml.
+        return closeLater(builder.run(all.stream().map(property -> "--" + property).toArray(String[]::new)));
+    }
+
+    private HttpResponse<String> get(ConfigurableApplicationContext app, String path) throws Exception {
+        URI uri = URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + path);
+        return this.http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private RedisServer aclRedis() {
+        RedisServer redis = closeLater(RedisServer.withArguments("--user", "alice", "on", ">" + REDIS_PASSWORD, "~*", "&*",
+                "+@all"));
+        redis.start();
+        return redis;
+    }
+
+    private MemcachedServer saslMemcached() {
+        MemcachedServer memcached = closeLater(MemcachedServer.withSasl("bob", MEMCACHED_PASSWORD));
+        memcached.start();
+        return memcached;
+    }
+
+    private static String redisUrl(RedisServer redis) {
+        return "redis://alice:" + REDIS_PASSWORD + "@" + redis.address();
+    }
+
+    private static void assertNoSecret(CapturedOutput output, List<String> bodies) {
+        assertThat(bodies).isNotEmpty().allSatisfy(body -> assertThat(body).doesNotContain(REDIS_PASSWORD)
+                .doesNotContain(MEMCACHED_PASSWORD));
+        assertThat(output.getAll()).doesNotContain(REDIS_PASSWORD).doesNotContain(MEMCACHED_PASSWORD);
+    }
+
+    /** The levels took effect: each of these libraries logged at DEBUG or TRACE on this path. */
+    private static void assertTraced(CapturedOutput output, String... loggers) {
+        List<String> lines = output.getAll().lines().toList();
+        for (String logger : loggers) {
+            assertThat(lines).as("a DEBUG or TRACE line from " + logger)
+                    .anyMatch(line -> line.startsWith("DEBUG " + logger + ".") || line.startsWith("TRACE " + logger + "."));
+        }
+    }
+
+    private <T extends AutoCloseable> T closeLater(T resource) {
+        this.cleanup.add(resource);
+        return resource;
+    }
+}
