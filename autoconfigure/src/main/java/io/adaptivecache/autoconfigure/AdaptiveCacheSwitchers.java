@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.SwitchListener;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
@@ -22,9 +23,9 @@ import org.springframework.context.ApplicationEventPublisher;
  * The adaptive switcher of every cache template, by template name ({@code redis},
  * {@code memcached}). Switchers are created when the templates start and stopped with them;
  * each switch is published as a {@link CacheStrategySwitchedEvent} and passed to the listeners
- * added here (metrics).
+ * added here (metrics). The Actuator endpoint and health indicators read it as {@link StrategySwitchers}.
  */
-public class AdaptiveCacheSwitchers {
+public class AdaptiveCacheSwitchers implements StrategySwitchers {
 
     private final AdaptiveCacheProperties properties;
     private final ApplicationEventPublisher events;
@@ -54,6 +55,7 @@ public class AdaptiveCacheSwitchers {
      * @param name the template's name
      * @return the switcher, or {@code null} if there is none
      */
+    @Override
     public StrategySwitcher get(String name) {
         return this.switchers.get(name);
     }
@@ -62,6 +64,7 @@ public class AdaptiveCacheSwitchers {
      * Every switcher.
      * @return the switchers, in template order
      */
+    @Override
     public Collection<StrategySwitcher> all() {
         synchronized (this.switchers) {
             return List.copyOf(this.switchers.values());
@@ -96,6 +99,7 @@ public class AdaptiveCacheSwitchers {
      * @return the property, such as {@code adaptive-cache.redis.adaptive.connection-limit}, or
      *         {@code null} for a template that no property configures
      */
+    @Override
     public String connectionLimitProperty(String name) {
         return settingsOf(name) != null ? "adaptive-cache." + name + ".adaptive.connection-limit" : null;
     }

@@ -3,7 +3,7 @@ package io.adaptivecache.command;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
-import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.call.CacheCommand;
 
 /**
  * Wraps every call of a {@link DefaultCacheTemplate} that has one

@@ -26,7 +26,7 @@ import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
-import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.metrics.NodeSensors;
 import io.adaptivecache.metrics.TemplateSensors;
 import io.adaptivecache.resilience.CallGuard;

@@ -14,7 +14,7 @@ import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.metrics.CallOutcome;
+import io.adaptivecache.call.CallOutcome;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.strategy.ExceptionTranslator;

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.adaptivecache.call.CallOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

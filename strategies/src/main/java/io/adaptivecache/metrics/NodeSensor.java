@@ -3,6 +3,8 @@ package io.adaptivecache.metrics;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.adaptivecache.call.CallOutcome;
+
 /**
  * One server node's share of a template's calls: counts and latency, wait-free on the hot path.
  * Created by {@link NodeSensors}; read through {@link NodeSensors#figures()}.

@@ -3,6 +3,9 @@ package io.adaptivecache.metrics;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CallObserver;
+import io.adaptivecache.call.CallOutcome;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import org.HdrHistogram.Histogram;

@@ -4,9 +4,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import io.adaptivecache.CacheRejectedException;
-import io.adaptivecache.metrics.CacheCommand;
-import io.adaptivecache.metrics.CallObserver;
-import io.adaptivecache.metrics.CallOutcome;
+import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CallObserver;
+import io.adaptivecache.call.CallOutcome;
 
 /**
  * Stands between a template's callers and its connections: may refuse a call (an open circuit,

@@ -14,9 +14,9 @@ import java.util.function.Function;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
-import io.adaptivecache.metrics.CacheCommand;
-import io.adaptivecache.metrics.CallObserver;
-import io.adaptivecache.metrics.CallOutcome;
+import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CallObserver;
+import io.adaptivecache.call.CallOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,6 +2,7 @@ package io.adaptivecache.metrics;
 
 import java.time.Duration;
 
+import io.adaptivecache.call.CallOutcome;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

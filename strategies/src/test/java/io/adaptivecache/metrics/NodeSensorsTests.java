@@ -5,6 +5,8 @@ import java.time.Duration;
 import io.adaptivecache.adaptive.Decision;
 import io.adaptivecache.adaptive.DecisionReason;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
+import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CallOutcome;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import org.junit.jupiter.api.Test;

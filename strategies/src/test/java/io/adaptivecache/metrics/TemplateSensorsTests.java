@@ -2,6 +2,8 @@ package io.adaptivecache.metrics;
 
 import java.time.Duration;
 
+import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CallOutcome;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;

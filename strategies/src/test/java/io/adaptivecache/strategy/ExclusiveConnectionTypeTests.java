@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import io.adaptivecache.CacheException;
-import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.call.CacheCommand;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

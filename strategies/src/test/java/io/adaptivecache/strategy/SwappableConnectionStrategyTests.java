@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
-import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.call.CacheCommand;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

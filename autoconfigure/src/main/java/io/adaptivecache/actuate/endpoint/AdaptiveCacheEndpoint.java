@@ -11,8 +11,8 @@ import java.util.Map;
 import io.adaptivecache.adaptive.AdaptiveState;
 import io.adaptivecache.adaptive.Decision;
 import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
-import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.metrics.NodeFigures;
 import io.adaptivecache.metrics.WindowHistory;
@@ -50,13 +50,13 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 @Endpoint(id = "adaptivecache", defaultAccess = Access.READ_ONLY)
 public class AdaptiveCacheEndpoint {
 
-    private final AdaptiveCacheSwitchers switchers;
+    private final StrategySwitchers switchers;
 
     /**
      * Creates the endpoint.
      * @param switchers the templates' switchers
      */
-    public AdaptiveCacheEndpoint(AdaptiveCacheSwitchers switchers) {
+    public AdaptiveCacheEndpoint(StrategySwitchers switchers) {
         this.switchers = switchers;
     }
 

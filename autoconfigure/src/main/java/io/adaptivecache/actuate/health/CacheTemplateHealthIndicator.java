@@ -2,7 +2,7 @@ package io.adaptivecache.actuate.health;
 
 import io.adaptivecache.adaptive.AdaptiveState;
 import io.adaptivecache.adaptive.StrategySwitcher;
-import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
+import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.resilience.GuardStatus;
 import org.springframework.boot.health.contributor.Health;
@@ -24,14 +24,14 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
     private static final String PROBE_KEY = "adaptive-cache:health";
 
     private final DefaultCacheTemplate<?> template;
-    private final AdaptiveCacheSwitchers switchers;
+    private final StrategySwitchers switchers;
 
     /**
      * Creates an indicator.
      * @param template the template
      * @param switchers where to find its switcher
      */
-    public CacheTemplateHealthIndicator(DefaultCacheTemplate<?> template, AdaptiveCacheSwitchers switchers) {
+    public CacheTemplateHealthIndicator(DefaultCacheTemplate<?> template, StrategySwitchers switchers) {
         this.template = template;
         this.switchers = switchers;
     }

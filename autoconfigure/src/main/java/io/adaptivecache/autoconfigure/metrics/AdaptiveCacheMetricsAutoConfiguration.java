@@ -4,7 +4,7 @@ import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
 import io.adaptivecache.command.DefaultCacheTemplate;
-import io.adaptivecache.metrics.micrometer.CacheTemplateMeters;
+import io.adaptivecache.micrometer.CacheTemplateMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;

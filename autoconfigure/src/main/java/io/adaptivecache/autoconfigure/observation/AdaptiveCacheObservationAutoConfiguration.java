@@ -2,8 +2,8 @@ package io.adaptivecache.autoconfigure.observation;
 
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.command.DefaultCacheTemplate;
-import io.adaptivecache.metrics.micrometer.CacheCallObservationConvention;
-import io.adaptivecache.metrics.micrometer.CacheCallObservations;
+import io.adaptivecache.micrometer.CacheCallObservationConvention;
+import io.adaptivecache.micrometer.CacheCallObservations;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;

@@ -1,4 +1,4 @@
-package io.adaptivecache.metrics;
+package io.adaptivecache.call;
 
 /**
  * Told about every call when it completes: called on the hot path (often on the client's I/O

@@ -1,4 +1,4 @@
-package io.adaptivecache.metrics.micrometer;
+package io.adaptivecache.micrometer;
 
 import io.micrometer.common.docs.KeyName;
 import io.micrometer.observation.Observation;

@@ -1,4 +1,4 @@
-package io.adaptivecache.metrics;
+package io.adaptivecache.call;
 
 import java.util.Locale;
 

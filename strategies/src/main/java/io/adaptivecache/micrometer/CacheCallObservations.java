@@ -1,4 +1,4 @@
-package io.adaptivecache.metrics.micrometer;
+package io.adaptivecache.micrometer;
 
 import java.util.Map;
 import java.util.Objects;
@@ -12,7 +12,7 @@ import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.command.CallInterceptor;
 import io.adaptivecache.command.DefaultCacheTemplate;
-import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.call.CacheCommand;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 

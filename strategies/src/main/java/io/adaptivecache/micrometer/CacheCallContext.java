@@ -1,8 +1,8 @@
-package io.adaptivecache.metrics.micrometer;
+package io.adaptivecache.micrometer;
 
 import java.util.Locale;
 
-import io.adaptivecache.metrics.CacheCommand;
+import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.strategy.StrategyType;
 import io.micrometer.observation.Observation;
 

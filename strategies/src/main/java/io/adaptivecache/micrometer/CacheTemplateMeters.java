@@ -1,4 +1,4 @@
-package io.adaptivecache.metrics.micrometer;
+package io.adaptivecache.micrometer;
 
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -9,9 +9,9 @@ import io.adaptivecache.adaptive.Decision;
 import io.adaptivecache.adaptive.DecisionReason;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.command.DefaultCacheTemplate;
-import io.adaptivecache.metrics.CacheCommand;
-import io.adaptivecache.metrics.CallObserver;
-import io.adaptivecache.metrics.CallOutcome;
+import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CallObserver;
+import io.adaptivecache.call.CallOutcome;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;

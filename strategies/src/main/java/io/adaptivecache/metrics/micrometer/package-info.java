@@ -1,6 +1,0 @@
-/**
- * Micrometer meters of a template under {@code adaptive.cache.*}, and an Observation per cache call
- * ({@link io.adaptivecache.metrics.micrometer.CacheCallObservations}); used only when micrometer-core
- * is on the classpath.
- */
-package io.adaptivecache.metrics.micrometer;

@@ -1,0 +1,50 @@
+package io.adaptivecache;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The layering of the Spring-free core, checked on its compiled classes: the call vocabulary
+ * ({@code io.adaptivecache.call}) at the bottom, the Micrometer adapter
+ * ({@code io.adaptivecache.micrometer}) on top, no package cycles in between, no Spring anywhere,
+ * and no Micrometer on the hot path.
+ */
+class PackageLayeringTests {
+
+    /** The packages a cache call runs through: the template, its strategies, commands, drivers and guards. */
+    private static final String[] HOT_PATH = { "io.adaptivecache", "io.adaptivecache.call..", "io.adaptivecache.command..",
+            "io.adaptivecache.strategy..", "io.adaptivecache.redis..", "io.adaptivecache.memcached..",
+            "io.adaptivecache.resilience..", "io.adaptivecache.metrics..", "io.adaptivecache.adaptive.." };
+
+    // Exactly this module's main classes (target/classes or its jar), not its tests nor other modules.
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .importUrl(CacheTemplate.class.getProtectionDomain().getCodeSource().getLocation());
+
+    @Test
+    void thePackagesShouldBeFreeOfCycles() {
+        slices().matching("io.adaptivecache.(*)..").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    @Test
+    void noClassShouldDependOnSpring() {
+        noClasses().should().dependOnClassesThat().resideInAPackage("org.springframework..").check(CLASSES);
+    }
+
+    @Test
+    void theHotPathShouldNotDependOnMicrometer() {
+        noClasses().that().resideInAnyPackage(HOT_PATH).should().dependOnClassesThat().resideInAPackage("io.micrometer..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theRulesShouldSeeTheWholeModule() {
+        // A rule over no classes passes whatever the code does; make sure the import found them.
+        assertThat(CLASSES.containPackage("io.adaptivecache.command")).isTrue();
+        assertThat(CLASSES.containPackage("io.adaptivecache.redis")).isTrue();
+    }
+}
