@@ -78,10 +78,10 @@ class MemcachedCacheTemplateConfiguration {
         String clientClass = chosen == MemcachedDriver.XMEMCACHED ? "net.rubyeye.xmemcached.MemcachedClient"
                 : "net.spy.memcached.MemcachedClient";
         if (!ClassUtils.isPresent(clientClass, classLoader)) {
-            // The starter brings spymemcached only; XMemcached, which no default uses, is the application's to add.
+            // No default uses XMemcached, so an application may have left it out: say what to add.
             String needs = chosen == MemcachedDriver.XMEMCACHED
-                    ? "it needs com.googlecode.xmemcached:xmemcached on the classpath: the starter brings only spymemcached, "
-                            + "so add that dependency to the application to use XMemcached"
+                    ? "it needs com.googlecode.xmemcached:xmemcached on the classpath: add that dependency to the application "
+                            + "to use XMemcached"
                     : "it needs net.spy:spymemcached on the classpath (the starter brings it)";
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".driver", chosen.name().toLowerCase(java.util.Locale.ROOT), needs);
         }
