@@ -42,10 +42,10 @@ class MemcachedCacheTemplateConfiguration {
                 .poolConfig(PoolCustomizers.forTemplate("memcached", poolCustomizers));
         // Each driver's customizers name its own classes; only the chosen driver's are touched.
         if (driver == MemcachedDriver.XMEMCACHED) {
-            builder.xmemcachedClient(client -> xmemcachedCustomizers.orderedStream().forEach(customizer -> customizer.customize(client)));
+            XMemcachedCustomizers.apply(builder, xmemcachedCustomizers);
         }
         else {
-            builder.connectionFactory(factory -> factoryCustomizers.orderedStream().forEach(customizer -> customizer.customize(factory)));
+            SpymemcachedCustomizers.apply(builder, factoryCustomizers);
         }
         RedisCacheTemplateConfiguration.resilience(builder, "memcached", PREFIX, memcached, guards);
         RedisCacheTemplateConfiguration.positive(PREFIX + ".operation-timeout", memcached.getOperationTimeout(),
@@ -78,9 +78,12 @@ class MemcachedCacheTemplateConfiguration {
         String clientClass = chosen == MemcachedDriver.XMEMCACHED ? "net.rubyeye.xmemcached.MemcachedClient"
                 : "net.spy.memcached.MemcachedClient";
         if (!ClassUtils.isPresent(clientClass, classLoader)) {
-            String artifact = chosen == MemcachedDriver.XMEMCACHED ? "com.googlecode.xmemcached:xmemcached" : "net.spy:spymemcached";
-            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".driver", chosen.name().toLowerCase(java.util.Locale.ROOT),
-                    "it needs " + artifact + " on the classpath (the starter brings it)");
+            // No default uses XMemcached, so an application may have left it out: say what to add.
+            String needs = chosen == MemcachedDriver.XMEMCACHED
+                    ? "it needs com.googlecode.xmemcached:xmemcached on the classpath: add that dependency to the application "
+                            + "to use XMemcached"
+                    : "it needs net.spy:spymemcached on the classpath (the starter brings it)";
+            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".driver", chosen.name().toLowerCase(java.util.Locale.ROOT), needs);
         }
         return chosen;
     }
@@ -102,6 +105,26 @@ class MemcachedCacheTemplateConfiguration {
             }
         }
         return addresses;
+    }
+
+    /**
+     * Hands the XMemcached customizers to the builder. A class of its own because the lambda's
+     * synthetic method names XMemcached's builder: in the configuration class itself, Spring's
+     * introspection of its methods would fail without XMemcached on the class path.
+     */
+    private static final class XMemcachedCustomizers {
+
+        static void apply(MemcachedCacheTemplates.Builder builder, ObjectProvider<XMemcachedClientBuilderCustomizer> customizers) {
+            builder.xmemcachedClient(client -> customizers.orderedStream().forEach(customizer -> customizer.customize(client)));
+        }
+    }
+
+    /** Hands the spymemcached customizers to the builder; a class of its own for the same reason, without spymemcached. */
+    private static final class SpymemcachedCustomizers {
+
+        static void apply(MemcachedCacheTemplates.Builder builder, ObjectProvider<MemcachedConnectionFactoryCustomizer> customizers) {
+            builder.connectionFactory(factory -> customizers.orderedStream().forEach(customizer -> customizer.customize(factory)));
+        }
     }
 
     /** Either memcached client library on the classpath. */

@@ -187,6 +187,21 @@ class AdaptiveCacheAutoConfigurationTests {
     }
 
     @Test
+    void withoutXMemcachedTheDefaultDriverShouldWorkAndTheXMemcachedDriverShouldNameTheDependencyToAdd() {
+        // The starter does not bring XMemcached: an application that has only spymemcached.
+        FilteredClassLoader withoutXMemcached = new FilteredClassLoader(net.rubyeye.xmemcached.MemcachedClient.class);
+        this.contextRunner.withClassLoader(withoutXMemcached)
+                .run(context -> assertThat(context).hasNotFailed().hasBean("memcachedCacheTemplate"));
+        this.contextRunner.withClassLoader(withoutXMemcached).withPropertyValues("adaptive-cache.memcached.driver=xmemcached")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining("adaptive-cache.memcached.driver")
+                            .hasStackTraceContaining("com.googlecode.xmemcached:xmemcached")
+                            .hasStackTraceContaining("add that dependency");
+                });
+    }
+
+    @Test
     void withoutCommonsPool2SharedStrategiesShouldStillWork() {
         this.contextRunner.withClassLoader(new FilteredClassLoader(GenericObjectPool.class))
                 .withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {

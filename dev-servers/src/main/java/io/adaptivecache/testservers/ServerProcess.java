@@ -16,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static org.awaitility.Awaitility.await;
-
 /**
  * A server process that a test owns: started on a free loopback port, checked until it
  * answers, and stopped by its own pid. It never touches a server it did not start, except
@@ -109,14 +107,38 @@ public abstract class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Polls every 20 ms until the server answers, for at most {@link #STARTUP_TIMEOUT}. A plain
+     * loop rather than Awaitility, so that this module stays free of test libraries and the
+     * sample can use it at run time.
+     */
     private void waitUntilAnswering() {
-        await("%s on %s:%d to answer".formatted(binary, HOST, port)).atMost(STARTUP_TIMEOUT)
-                .pollInterval(Duration.ofMillis(20)).ignoreExceptionsInstanceOf(IOException.class).until(() -> {
-                    if (process != null && !process.isAlive()) {
-                        throw new IllegalStateException(binary + " exited with " + process.exitValue());
-                    }
-                    return answers();
-                });
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        IOException lastFailure = null;
+        while (true) {
+            if (process != null && !process.isAlive()) {
+                throw new IllegalStateException(binary + " exited with " + process.exitValue());
+            }
+            try {
+                if (answers()) {
+                    return;
+                }
+            }
+            catch (IOException ex) {
+                lastFailure = ex;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new IllegalStateException("%s on %s:%d did not answer within %s".formatted(binary, HOST, port, STARTUP_TIMEOUT),
+                        lastFailure);
+            }
+            try {
+                Thread.sleep(20);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for " + binary + " on " + HOST + ":" + port, ex);
+            }
+        }
     }
 
     /** The server-specific arguments that bind it to {@link #HOST} and the given port. */
