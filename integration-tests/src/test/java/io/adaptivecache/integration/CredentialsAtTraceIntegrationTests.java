@@ -65,7 +65,7 @@ class CredentialsAtTraceIntegrationTests {
                 "adaptive-cache.memcached.servers=" + memcached.address(), "adaptive-cache.memcached.driver=spymemcached",
                 "adaptive-cache.memcached.username=bob", "adaptive-cache.memcached.password=" + MEMCACHED_PASSWORD);
 
-        List<String> bodies = serveThenLoseTheServers(app, redis, memcached);
+        List<String> bodies = serveThenLoseTheServers(app, redis, memcached, output);
 
         assertNoSecret(output, bodies);
         assertTraced(output, "io.adaptivecache", "io.lettuce", "net.spy");
@@ -83,7 +83,7 @@ class CredentialsAtTraceIntegrationTests {
                 "adaptive-cache.redis.strategy.type=pooled", "adaptive-cache.redis.pooled-driver=jedis",
                 "adaptive-cache.memcached.servers=" + memcached.address(), "adaptive-cache.memcached.driver=xmemcached");
 
-        List<String> bodies = serveThenLoseTheServers(app, redis, memcached);
+        List<String> bodies = serveThenLoseTheServers(app, redis, memcached, output);
 
         assertNoSecret(output, bodies);
         // Jedis logs nothing at DEBUG or TRACE on this path; its level is checked in serveThenLoseTheServers.
@@ -131,7 +131,7 @@ class CredentialsAtTraceIntegrationTests {
      * @return every HTTP body received
      */
     private List<String> serveThenLoseTheServers(ConfigurableApplicationContext app, RedisServer redis,
-            MemcachedServer memcached) throws Exception {
+            MemcachedServer memcached, CapturedOutput output) throws Exception {
         for (String logger : TRACED) {
             assertThat(org.slf4j.LoggerFactory.getLogger(logger + ".Any").isTraceEnabled()).as(logger + " at TRACE").isTrue();
         }
@@ -169,8 +169,11 @@ class CredentialsAtTraceIntegrationTests {
         bodies.add(endpoint.body());
         assertThat(endpoint.statusCode()).as(endpoint.body()).isEqualTo(200);
         // Reconnect attempts (and for spymemcached the re-authentication they start) run on the
-        // clients' own threads; give them a few rounds at their one-second reconnect delay.
-        Thread.sleep(3000);
+        // clients' own threads: wait until Lettuce has logged two rounds of them since the servers
+        // died, so that the secret checks cover what a reconnect logs.
+        int sinceDeath = output.getAll().length();
+        await("Lettuce to log two reconnect attempts").atMost(Duration.ofSeconds(20))
+                .until(() -> output.getAll().substring(sinceDeath).split("Reconnecting", -1).length > 2);
         return bodies;
     }
 
