@@ -31,7 +31,8 @@ class QuickBenchmarkIntegrationTests {
 
     @Test
     void quickModeMeasuresEveryTargetAndWritesTheReport(@TempDir Path out) throws Exception {
-        runJar(out, 8, "--quick", "--out", out.toString());
+        // Shorter cells than --quick's own: this proves the harness reaches every target, not a figure.
+        runJar(out, 8, "--quick", "--warm-up", "100ms", "--measure", "250ms", "--out", out.toString());
 
         List<String> cells = Files.readAllLines(out.resolve("cells.csv"), StandardCharsets.UTF_8);
         // Every Redis and memcached target (the default backends), at 1 and 50 threads, on loopback and delayed,
@@ -88,7 +89,8 @@ class QuickBenchmarkIntegrationTests {
 
     @Test
     void quickPhaseRunStepsTheLoadUnderEveryTargetAndDrawsItsTimeline(@TempDir Path out) throws Exception {
-        runJar(out, 6, "--quick", "--phases", "callers,rtt", "--backends", "redis", "--out", out.toString());
+        runJar(out, 6, "--quick", "--phases", "callers,rtt", "--phase-length", "500ms", "--backends", "redis", "--out",
+                out.toString());
 
         List<String> phases = Files.readAllLines(out.resolve("phases.csv"), StandardCharsets.UTF_8);
         // Eight Redis targets, one cycle, five caller phases and three round-trip phases each.
