@@ -12,14 +12,16 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * The layering of the Spring-free core, checked on its compiled classes: the call vocabulary
  * ({@code io.adaptivecache.call}) at the bottom, the Micrometer adapter
  * ({@code io.adaptivecache.micrometer}) on top, no package cycles in between, no Spring anywhere,
- * and no Micrometer on the hot path.
+ * no Micrometer on the hot path, and the template implementation ({@code io.adaptivecache.template})
+ * reached only by the backends that build it.
  */
 class PackageLayeringTests {
 
-    /** The packages a cache call runs through: the template, its strategies, commands, drivers and guards. */
-    private static final String[] HOT_PATH = { "io.adaptivecache", "io.adaptivecache.call..", "io.adaptivecache.command..",
-            "io.adaptivecache.strategy..", "io.adaptivecache.redis..", "io.adaptivecache.memcached..",
-            "io.adaptivecache.resilience..", "io.adaptivecache.metrics..", "io.adaptivecache.adaptive.." };
+    /** The packages a cache call runs through: the template, its strategies, the backends' SPI, drivers and guards. */
+    private static final String[] HOT_PATH = { "io.adaptivecache", "io.adaptivecache.call..", "io.adaptivecache.template..",
+            "io.adaptivecache.backend..", "io.adaptivecache.management..", "io.adaptivecache.strategy..",
+            "io.adaptivecache.redis..", "io.adaptivecache.memcached..", "io.adaptivecache.resilience..",
+            "io.adaptivecache.metrics..", "io.adaptivecache.adaptive.." };
 
     // Exactly this module's main classes (target/classes or its jar), not its tests nor other modules.
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -42,9 +44,21 @@ class PackageLayeringTests {
     }
 
     @Test
+    void onlyTheBackendsShouldBuildOnTheTemplateImplementation() {
+        // The switcher, the Micrometer binding and the management and SPI types see a template through its interfaces;
+        // only a backend's builder extends the builder base that creates the implementation.
+        noClasses().that().resideInAnyPackage("io.adaptivecache", "io.adaptivecache.management..", "io.adaptivecache.backend..",
+                "io.adaptivecache.adaptive..", "io.adaptivecache.micrometer..", "io.adaptivecache.metrics..",
+                "io.adaptivecache.strategy..", "io.adaptivecache.resilience..", "io.adaptivecache.call..").should()
+                .dependOnClassesThat().resideInAPackage("io.adaptivecache.template..").check(CLASSES);
+    }
+
+    @Test
     void theRulesShouldSeeTheWholeModule() {
         // A rule over no classes passes whatever the code does; make sure the import found them.
-        assertThat(CLASSES.containPackage("io.adaptivecache.command")).isTrue();
+        assertThat(CLASSES.containPackage("io.adaptivecache.template")).isTrue();
+        assertThat(CLASSES.containPackage("io.adaptivecache.management")).isTrue();
+        assertThat(CLASSES.containPackage("io.adaptivecache.backend")).isTrue();
         assertThat(CLASSES.containPackage("io.adaptivecache.redis")).isTrue();
     }
 }

@@ -1,7 +1,7 @@
 package io.adaptivecache.autoconfigure;
 
 import io.adaptivecache.CacheTemplate;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
- * {@link CacheTemplate} beans for Redis and memcached, configured by {@code adaptive-cache.*}.
+ * {@link ManagedCacheTemplate} beans for Redis and memcached, configured by {@code adaptive-cache.*}.
  *
  * <p>Each backend is created when its client library is on the classpath and
  * {@code adaptive-cache.<backend>.enabled} is not {@code false}. The beans are named
@@ -19,6 +19,11 @@ import org.springframework.context.annotation.Import;
  * {@code @Qualifier("redisCacheTemplate") CacheTemplate cache}, or without a qualifier when it
  * is the only one. Define a bean of the same name to replace it. Connections open when the
  * context starts ({@link CacheTemplatesLifecycle}).
+ *
+ * <p>A template bean of the application's own, built with a template builder (and so a
+ * {@link ManagedCacheTemplate}), is managed as these are: started and closed with the context,
+ * switched by an adaptive switcher, with meters, a health indicator and an endpoint entry under
+ * its name. Each template needs a name of its own.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(AdaptiveCacheProperties.class)
@@ -39,7 +44,7 @@ public final class AdaptiveCacheAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CacheTemplatesLifecycle adaptiveCacheTemplatesLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates,
+    CacheTemplatesLifecycle adaptiveCacheTemplatesLifecycle(ObjectProvider<CacheTemplate> templates,
             AdaptiveCacheSwitchers switchers) {
         return new CacheTemplatesLifecycle(templates, switchers);
     }

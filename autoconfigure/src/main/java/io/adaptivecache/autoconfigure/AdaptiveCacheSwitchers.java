@@ -15,15 +15,16 @@ import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.SwitchListener;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.strategy.StrategySpec;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * The adaptive switcher of every cache template, by template name ({@code redis},
- * {@code memcached}). Switchers are created when the templates start and stopped with them;
- * each switch is published as a {@link CacheStrategySwitchedEvent} and passed to the listeners
- * added here (metrics). The Actuator endpoint and health indicators read it as {@link StrategySwitchers}.
+ * The adaptive switcher of every managed cache template, by template name ({@code redis},
+ * {@code memcached}, and the names of the application's own template beans). Switchers are
+ * created when the templates start and stopped with them; each switch is published as a
+ * {@link CacheStrategySwitchedEvent} and passed to the listeners added here (metrics). The
+ * Actuator endpoint and health indicators read it as {@link StrategySwitchers}.
  */
 public class AdaptiveCacheSwitchers implements StrategySwitchers {
 
@@ -71,8 +72,13 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
         }
     }
 
-    /** Creates and starts the switcher of a started template, configured by its backend's properties. */
-    void start(DefaultCacheTemplate<?> template) {
+    /**
+     * Creates and starts the switcher of a started template: configured by its backend's
+     * properties for the auto-configured templates ({@code redis}, {@code memcached}); for a
+     * template of the application's own, with the default adaptive settings, pinned to the
+     * strategy it was built with until an operator unpins it.
+     */
+    void start(CacheTemplateManagement template) {
         AdaptiveCacheProperties.TemplateSettings settings = settingsOf(template.name());
         String prefix = "adaptive-cache." + template.name();
         AdaptiveCacheProperties.Adaptive adaptive = settings != null ? settings.getAdaptive() : new AdaptiveCacheProperties.Adaptive();

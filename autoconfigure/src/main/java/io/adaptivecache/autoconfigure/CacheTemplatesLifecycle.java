@@ -2,38 +2,41 @@ package io.adaptivecache.autoconfigure;
 
 import java.util.List;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Opens every {@link DefaultCacheTemplate} bean's connections when the context starts (not
+ * Opens every {@link ManagedCacheTemplate} bean's connections when the context starts (not
  * when the bean is created, so building the context does no I/O) and drains and closes them
- * when it stops, starting and stopping each template's adaptive switcher with it. Its phase is lower than the web server's, so the caches are up before requests
- * arrive and close only after the web server's graceful shutdown has let requests finish.
+ * when it stops, starting and stopping each template's adaptive switcher with it: the
+ * auto-configured templates and the application's own alike ({@link CacheTemplateBeans}). Its
+ * phase is lower than the web server's, so the caches are up before requests arrive and close
+ * only after the web server's graceful shutdown has let requests finish.
  */
 public class CacheTemplatesLifecycle implements SmartLifecycle {
 
     /** Starts before, and stops after, the web server (whose phases are DEFAULT_PHASE - 2048 and - 1024). */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
-    private final ObjectProvider<DefaultCacheTemplate<?>> templates;
+    private final ObjectProvider<CacheTemplate> templates;
     private final AdaptiveCacheSwitchers switchers;
     private volatile boolean running;
 
     /**
      * Creates the lifecycle.
-     * @param templates the template beans, read when the context starts
+     * @param templates the template beans, read when the context starts; the managed ones are started
      * @param switchers where each template's adaptive switcher is started once the template is
      */
-    public CacheTemplatesLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates, AdaptiveCacheSwitchers switchers) {
+    public CacheTemplatesLifecycle(ObjectProvider<CacheTemplate> templates, AdaptiveCacheSwitchers switchers) {
         this.templates = templates;
         this.switchers = switchers;
     }
 
     @Override
     public void start() {
-        for (DefaultCacheTemplate<?> template : current()) {
+        for (ManagedCacheTemplate template : current()) {
             if (!template.isRunning()) {
                 template.start();
             }
@@ -46,7 +49,7 @@ public class CacheTemplatesLifecycle implements SmartLifecycle {
     public void stop() {
         this.running = false;
         this.switchers.stopAll();
-        current().forEach(DefaultCacheTemplate::close);
+        current().forEach(ManagedCacheTemplate::close);
     }
 
     @Override
@@ -59,7 +62,7 @@ public class CacheTemplatesLifecycle implements SmartLifecycle {
         return PHASE;
     }
 
-    private List<DefaultCacheTemplate<?>> current() {
-        return this.templates.orderedStream().toList();
+    private List<ManagedCacheTemplate> current() {
+        return CacheTemplateBeans.managed(this.templates);
     }
 }

@@ -3,7 +3,7 @@ package io.adaptivecache.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.AbstractRedisTemplateBuilder;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisDriver;
@@ -35,7 +35,7 @@ class RedisCacheTemplateConfiguration {
 
     @Bean(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
-    DefaultCacheTemplate<?> redisCacheTemplate(AdaptiveCacheProperties properties, Environment environment,
+    ManagedCacheTemplate redisCacheTemplate(AdaptiveCacheProperties properties, Environment environment,
             ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
             ObjectProvider<RedisClientResourcesCustomizer> resourcesCustomizers,
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards,
@@ -246,7 +246,7 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** Applies a template's resilience properties: its guard and its failure mode. */
-    static void resilience(io.adaptivecache.command.AbstractCacheTemplateBuilder<?, ?> builder, String template, String prefix,
+    static void resilience(io.adaptivecache.template.AbstractCacheTemplateBuilder<?, ?> builder, String template, String prefix,
             AdaptiveCacheProperties.TemplateSettings settings, ObjectProvider<CacheCallGuards> guards) {
         builder.guard(guards.getIfAvailable(() -> CacheCallGuards.WITHOUT_RESILIENCE4J).forTemplate(template, prefix, settings));
         if (settings.getResilience().getOnFailure() == null) {

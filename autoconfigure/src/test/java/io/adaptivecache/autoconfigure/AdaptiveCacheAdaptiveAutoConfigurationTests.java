@@ -9,7 +9,7 @@ import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
 import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -227,7 +227,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             // Boot's metrics auto-configuration would bind MeterBinder beans; it is not part of this runner.
             context.getBean("adaptiveCacheMeterBinder", MeterBinder.class).bindTo(registry);
-            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
             template.set("meters:k", new byte[] {1}, Duration.ZERO);
             template.get("meters:k");
             template.get("meters:k");
@@ -250,7 +250,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
     void withoutMicrometerTheTemplatesShouldStillWork() {
         this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run(context -> {
             assertThat(context).hasNotFailed().doesNotHaveBean(MeterBinder.class);
-            context.getBean("redisCacheTemplate", DefaultCacheTemplate.class).set("no-metrics", new byte[] {1}, Duration.ZERO);
+            context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).set("no-metrics", new byte[] {1}, Duration.ZERO);
         });
     }
 
@@ -282,7 +282,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
             assertThat(redisHealth.health().getStatus()).isEqualTo(Status.UP);
             assertThat(redisHealth.health().getDetails()).containsEntry("backend", "redis").containsKey("strategy");
 
-            context.getBean("redisCacheTemplate", DefaultCacheTemplate.class).close();
+            context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).close();
             assertThat(redisHealth.health().getStatus()).isEqualTo(Status.DOWN);
         });
     }

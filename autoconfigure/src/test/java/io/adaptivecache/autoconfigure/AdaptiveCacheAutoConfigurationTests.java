@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.adaptivecache.CacheTemplate;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
@@ -45,11 +45,11 @@ class AdaptiveCacheAutoConfigurationTests {
         this.contextRunner.run(context -> {
             assertThat(context).hasBean("redisCacheTemplate").hasBean("memcachedCacheTemplate");
             assertThat(context.getBeansOfType(CacheTemplate.class)).hasSize(2);
-            DefaultCacheTemplate<?> redisTemplate = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate redisTemplate = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
             assertThat(redisTemplate.isRunning()).isTrue();
             assertThat(redisTemplate.activeStrategy()).isEqualTo(StrategySpec.multi());
             assertThat(redisTemplate.name()).isEqualTo("redis");
-            DefaultCacheTemplate<?> memcachedTemplate = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate memcachedTemplate = context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
             assertThat(memcachedTemplate.activeStrategy()).isEqualTo(StrategySpec.multi());
             redisTemplate.set("auto:k", new byte[] {1}, Duration.ZERO);
             assertThat(redisTemplate.get("auto:k")).containsExactly(1);
@@ -77,12 +77,12 @@ class AdaptiveCacheAutoConfigurationTests {
                 "adaptive-cache.memcached.strategy.type=multi", "adaptive-cache.memcached.strategy.multi.connections=3",
                 "adaptive-cache.memcached.strategy.multi.selector=thread-affinity", "adaptive-cache.memcached.protocol=text",
                 "adaptive-cache.memcached.item-size-max=64KB").run(context -> {
-                    DefaultCacheTemplate<?> redisTemplate = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate redisTemplate = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     assertThat(redisTemplate.activeStrategy())
                             .isEqualTo(StrategySpec.pooled(new PoolSettings(3, 2, 1, Duration.ofMillis(750))));
                     assertThat(redisTemplate.inputRules().maxKeyBytes()).isEqualTo(32);
                     assertThat(redisTemplate.inputRules().maxValueBytes()).isEqualTo(1024);
-                    DefaultCacheTemplate<?> memcachedTemplate = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate memcachedTemplate = context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
                     assertThat(memcachedTemplate.activeStrategy()).isEqualTo(StrategySpec.multi(3, SelectorType.THREAD_AFFINITY));
                     assertThat(memcachedTemplate.openConnections()).isEqualTo(3);
                     assertThat(memcachedTemplate.inputRules().maxValueBytes()).isEqualTo(64 * 1024 - 512);
@@ -114,7 +114,7 @@ class AdaptiveCacheAutoConfigurationTests {
     void byDefaultPooledCallsRunOnBlockingJedisConnectionsBesideOneSharedConnectionForTheAsyncForms() {
         this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.strategy.type=pooled")
                 .run(context -> {
-                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     assertThat(template.pooledConnectionsBlock()).as("Jedis, the default driver with Jedis on the class path").isTrue();
                     template.set("jedis:k", new byte[] {5}, Duration.ZERO);
                     assertThat(template.getAsync("jedis:k").join()).containsExactly(5);
@@ -122,13 +122,13 @@ class AdaptiveCacheAutoConfigurationTests {
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.pooled-driver=lettuce",
                 "adaptive-cache.redis.strategy.type=pooled").run(context -> assertThat(context.getBean("redisCacheTemplate",
-                        DefaultCacheTemplate.class).pooledConnectionsBlock()).isFalse());
+                        ManagedCacheTemplate.class).pooledConnectionsBlock()).isFalse());
     }
 
     @Test
     void aUserTemplateShouldReplaceTheAutoConfiguredOne() {
         this.contextRunner.withUserConfiguration(UserTemplateConfiguration.class).run(context -> {
-            DefaultCacheTemplate<?> template = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate template = context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
             assertThat(template.name()).isEqualTo("users-own");
             assertThat(template.isRunning()).as("started by the lifecycle too").isTrue();
         });
@@ -166,7 +166,7 @@ class AdaptiveCacheAutoConfigurationTests {
                 .withPropertyValues("adaptive-cache.memcached.driver=xmemcached", "adaptive-cache.memcached.strategy.type=multi",
                         "adaptive-cache.memcached.strategy.multi.connections=3")
                 .run(context -> {
-                    DefaultCacheTemplate<?> template = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate template = context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
                     template.set("auto:x", new byte[] {5}, Duration.ZERO);
                     assertThat(template.get("auto:x")).containsExactly(5);
                     assertThat(context.getBean(XMemcachedCustomizerConfiguration.class).customized).hasValue(3);
@@ -206,7 +206,7 @@ class AdaptiveCacheAutoConfigurationTests {
         this.contextRunner.withClassLoader(new FilteredClassLoader(GenericObjectPool.class))
                 .withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean("redisCacheTemplate", DefaultCacheTemplate.class).activeStrategy())
+                    assertThat(context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).activeStrategy())
                             .isEqualTo(StrategySpec.single());
                 });
     }
@@ -222,7 +222,7 @@ class AdaptiveCacheAutoConfigurationTests {
         int redisBefore = redis.server().connectedClients();
         int memcachedBefore = memcached.server().currentConnections();
         this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {
-            assertThat(context.getBean("redisCacheTemplate", DefaultCacheTemplate.class).openConnections()).isEqualTo(1);
+            assertThat(context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).openConnections()).isEqualTo(1);
         });
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> redis.server().connectedClients() == redisBefore
                 && memcached.server().currentConnections() == memcachedBefore);
@@ -250,7 +250,7 @@ class AdaptiveCacheAutoConfigurationTests {
     static class UserTemplateConfiguration {
 
         @Bean
-        DefaultCacheTemplate<io.adaptivecache.memcached.MemcachedConnection> memcachedCacheTemplate() {
+        ManagedCacheTemplate memcachedCacheTemplate() {
             return MemcachedCacheTemplates.builder().name("users-own").servers(memcached.addresses())
                     .strategy(StrategySpec.single()).build();
         }

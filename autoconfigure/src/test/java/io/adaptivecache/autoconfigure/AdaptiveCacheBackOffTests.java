@@ -4,13 +4,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpointWebExtension;
 import io.adaptivecache.autoconfigure.cache.AdaptiveCacheSpringCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
 import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.resilience.CallGuard;
@@ -76,12 +77,12 @@ class AdaptiveCacheBackOffTests {
 
     @Test
     void aUserRedisTemplateShouldReplaceTheAutoConfiguredOne() {
-        DefaultCacheTemplate<?> users = RedisCacheTemplates.builder().name("users-redis").uri(redis.uri())
+        ManagedCacheTemplate users = RedisCacheTemplates.builder().name("users-redis").uri(redis.uri())
                 .strategy(StrategySpec.single()).build();
-        this.contextRunner.withBean("redisCacheTemplate", DefaultCacheTemplate.class, () -> users).run(context -> {
+        this.contextRunner.withBean("redisCacheTemplate", ManagedCacheTemplate.class, () -> users).run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean("redisCacheTemplate")).isSameAs(users);
-            assertThat(templateNames(context.getBeansOfType(DefaultCacheTemplate.class))).containsExactlyInAnyOrder("users-redis",
+            assertThat(templateNames(context.getBeansOfType(ManagedCacheTemplate.class))).containsExactlyInAnyOrder("users-redis",
                     "memcached");
             assertThat(users.isRunning()).as("started by the lifecycle like its own").isTrue();
         });
@@ -89,12 +90,12 @@ class AdaptiveCacheBackOffTests {
 
     @Test
     void aUserMemcachedTemplateShouldReplaceTheAutoConfiguredOne() {
-        DefaultCacheTemplate<?> users = MemcachedCacheTemplates.builder().name("users-memcached").servers(memcached.addresses())
+        ManagedCacheTemplate users = MemcachedCacheTemplates.builder().name("users-memcached").servers(memcached.addresses())
                 .strategy(StrategySpec.single()).build();
-        this.contextRunner.withBean("memcachedCacheTemplate", DefaultCacheTemplate.class, () -> users).run(context -> {
+        this.contextRunner.withBean("memcachedCacheTemplate", ManagedCacheTemplate.class, () -> users).run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean("memcachedCacheTemplate")).isSameAs(users);
-            assertThat(templateNames(context.getBeansOfType(DefaultCacheTemplate.class))).containsExactlyInAnyOrder("redis",
+            assertThat(templateNames(context.getBeansOfType(ManagedCacheTemplate.class))).containsExactlyInAnyOrder("redis",
                     "users-memcached");
             assertThat(users.isRunning()).isTrue();
         });
@@ -210,8 +211,8 @@ class AdaptiveCacheBackOffTests {
         });
     }
 
-    private static List<String> templateNames(Map<String, DefaultCacheTemplate> templates) {
-        return templates.values().stream().map(DefaultCacheTemplate::name).toList();
+    private static List<String> templateNames(Map<String, ManagedCacheTemplate> templates) {
+        return templates.values().stream().map(ManagedCacheTemplate::name).toList();
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -223,7 +224,7 @@ class AdaptiveCacheBackOffTests {
     static class UsersLifecycle {
 
         @Bean
-        CacheTemplatesLifecycle usersLifecycle(ObjectProvider<DefaultCacheTemplate<?>> templates, AdaptiveCacheSwitchers switchers) {
+        CacheTemplatesLifecycle usersLifecycle(ObjectProvider<CacheTemplate> templates, AdaptiveCacheSwitchers switchers) {
             return new CacheTemplatesLifecycle(templates, switchers);
         }
     }

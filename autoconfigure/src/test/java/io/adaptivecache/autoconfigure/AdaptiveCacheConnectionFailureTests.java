@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.UUID;
 
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.testservers.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -137,7 +137,7 @@ class AdaptiveCacheConnectionFailureTests {
                 "adaptive-cache.redis.username=bob", "adaptive-cache.redis.password=" + ignoredPassword,
                 "adaptive-cache.redis.database=3").run(context -> {
                     assertThat(context).hasNotFailed();
-                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     template.set("url:k", new byte[] { 1 }, Duration.ZERO);
                     // The URL's database 0 and user alice, not database 3 and user bob (whom the server does not know).
                     assertThat(acl.command("EXISTS", "url:k")).isEqualTo("1");

@@ -14,7 +14,7 @@ import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpointWebExtension;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServer;
@@ -73,7 +73,7 @@ class AdaptiveCacheDegradedStartTests {
         RedisServer redis = (RedisServer) this.server;
         redisRunner(port, "degrade").run(context -> {
             assertThat(context).hasNotFailed();
-            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
             assertNotConnectedYet(health(context, "redis"), port);
             assertThat(connectorThreads("redis")).hasSize(1);
 
@@ -115,7 +115,7 @@ class AdaptiveCacheDegradedStartTests {
         redisRunner(port, "degrade").withPropertyValues("adaptive-cache.redis.url=redis://alice:" + password + "@127.0.0.1:" + port)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     await("three retries").atMost(Duration.ofSeconds(10))
                             .until(() -> template.pendingConnection().orElseThrow().attempts() >= 4);
                     Health health = health(context, "redis");
@@ -145,7 +145,7 @@ class AdaptiveCacheDegradedStartTests {
         int port = freedPort(new MemcachedServer());
         memcachedRunner(port, driver, "degrade").run(context -> {
             assertThat(context).hasNotFailed();
-            DefaultCacheTemplate<?> template = context.getBean("memcachedCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate template = context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
             assertNotConnectedYet(health(context, "memcached"), port);
 
             assertThat(template.get("degraded:k")).isNull();

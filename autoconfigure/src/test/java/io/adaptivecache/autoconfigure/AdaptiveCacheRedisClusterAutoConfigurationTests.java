@@ -7,7 +7,7 @@ import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
 import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.testservers.RedisClusterExtension;
 import io.adaptivecache.testservers.RedisServer;
 import io.lettuce.core.ReadFrom;
@@ -44,7 +44,7 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
                         "adaptive-cache.redis.strategy.pool.max-total=3",
                         "adaptive-cache.redis.strategy.pool.max-idle=3")
                 .run(context -> {
-                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
                     context.getBean("adaptiveCacheMeterBinder", MeterBinder.class).bindTo(registry);
                     for (RedisServer master : redis.cluster().masters()) {
@@ -74,12 +74,12 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
         this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes(),
                 "adaptive-cache.redis.cluster.node-breaker.failure-threshold=3",
                 "adaptive-cache.redis.cluster.node-breaker.open-duration=2s").run(context -> {
-                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     assertThat(template.nodeSensors().orElseThrow().breakerSettings())
                             .isEqualTo(new io.adaptivecache.metrics.NodeBreaker.Settings(3, Duration.ofSeconds(2)));
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes()).run(context -> {
-            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
             assertThat(template.nodeSensors().orElseThrow().breakerSettings())
                     .isEqualTo(io.adaptivecache.metrics.NodeBreaker.Settings.DEFAULTS);
         });
@@ -103,7 +103,7 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
     @Test
     void springDataRedisClusterSettingsShouldBeUsedWhenAdaptiveCacheHasNone() {
         this.contextRunner.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes()).run(context -> {
-            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
             assertThat(template.nodeSensors()).isPresent();
             template.set("spring-data:k", new byte[] {2}, Duration.ZERO);
             assertThat(template.get("spring-data:k")).containsExactly(2);

@@ -6,7 +6,7 @@ import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.GuardStatus;
 import io.adaptivecache.testservers.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -41,14 +41,14 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
             .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.enabled=false",
                     "management.endpoints.web.exposure.include=adaptivecache");
 
-    private static DefaultCacheTemplate<?> redisTemplate(org.springframework.context.ApplicationContext context) {
-        return context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+    private static ManagedCacheTemplate redisTemplate(org.springframework.context.ApplicationContext context) {
+        return context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
     }
 
     @Test
     void byDefaultEveryCallShouldPassAClosedBreakerAndFailuresReachTheCaller() {
         this.contextRunner.run(context -> {
-            DefaultCacheTemplate<?> template = redisTemplate(context);
+            ManagedCacheTemplate template = redisTemplate(context);
             GuardStatus guard = template.guardStatus();
             assertThat(guard.circuitBreaker()).isEqualTo("adaptive-cache-redis");
             assertThat(guard.circuitState()).isEqualTo("CLOSED");
@@ -64,7 +64,7 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
                 "adaptive-cache.redis.resilience.circuit-breaker.name=orders-cache",
                 "adaptive-cache.redis.resilience.retry.enabled=true", "adaptive-cache.redis.resilience.bulkhead.enabled=true",
                 "adaptive-cache.redis.resilience.bulkhead.max-concurrent-calls=5").run(context -> {
-                    DefaultCacheTemplate<?> template = redisTemplate(context);
+                    ManagedCacheTemplate template = redisTemplate(context);
                     GuardStatus guard = template.guardStatus();
                     assertThat(guard.circuitBreaker()).isEqualTo("orders-cache");
                     assertThat(guard.retry()).isTrue();
@@ -81,7 +81,7 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
     void aBreakerOfTheSameNameInTheApplicationsRegistryShouldBeTheOneUsed() {
         this.contextRunner.withUserConfiguration(ApplicationRegistry.class)
                 .withPropertyValues("adaptive-cache.redis.resilience.on-failure=degrade").run(context -> {
-                    DefaultCacheTemplate<?> template = redisTemplate(context);
+                    ManagedCacheTemplate template = redisTemplate(context);
                     CircuitBreaker applications = context.getBean(CircuitBreakerRegistry.class).circuitBreaker("adaptive-cache-redis");
                     template.set("degrade:k", new byte[] { 1 }, Duration.ZERO);
 

@@ -8,7 +8,7 @@ import java.util.UUID;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.testservers.MemcachedServer;
 import io.adaptivecache.testservers.RedisServer;
 import io.adaptivecache.testservers.TlsMaterial;
@@ -77,7 +77,7 @@ class AdaptiveCacheSecurityTests {
                     assertThat(context).hasNotFailed();
                     List<String> shown = new ArrayList<>();
                     for (String name : List.of("redisCacheTemplate", "memcachedCacheTemplate")) {
-                        DefaultCacheTemplate<?> template = context.getBean(name, DefaultCacheTemplate.class);
+                        ManagedCacheTemplate template = context.getBean(name, ManagedCacheTemplate.class);
                         template.set("secure:k", new byte[] { 42 }, Duration.ZERO);
                         assertThat(template.get("secure:k")).as("authenticated on " + name).containsExactly(42);
                         shown.add(template.toString());
@@ -150,7 +150,7 @@ class AdaptiveCacheSecurityTests {
         tlsRunner.withPropertyValues("adaptive-cache.redis.ssl.bundle=test-redis",
                 "spring.ssl.bundle.pem.test-redis.truststore.certificate=file:" + tls.certificate()).run(context -> {
                     assertThat(context).hasNotFailed();
-                    DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+                    ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     template.set("tls:k", new byte[] { 7 }, Duration.ZERO);
                     assertThat(template.get("tls:k")).containsExactly(7);
                     assertThat(template.toString()).contains("rediss://");
@@ -171,7 +171,7 @@ class AdaptiveCacheSecurityTests {
                 "spring.ssl.bundle.pem.test-redis.truststore.certificate=file:" + tls.certificate(),
                 "adaptive-cache.redis.url=rediss://127.0.0.1:" + tlsRedis.tlsPort()).run(context -> {
             assertThat(context).hasNotFailed();
-            DefaultCacheTemplate<?> template = context.getBean("redisCacheTemplate", DefaultCacheTemplate.class);
+            ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
             template.set("tls:jedis", new byte[] { 8 }, Duration.ZERO);
             assertThat(template.get("tls:jedis")).containsExactly(8);
             assertThat(template.openConnections()).isPositive();

@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The layering of the Spring Boot module, checked on its compiled classes: the Actuator endpoint
- * and health indicators ({@code io.adaptivecache.actuate}) read the core's types only, and the
- * auto-configuration wires them; no package cycles.
+ * and health indicators ({@code io.adaptivecache.actuate}) read the core's types only (a template
+ * through its management interface), and the auto-configuration wires them; no package cycles.
  */
 class PackageLayeringTests {
 
@@ -23,6 +23,13 @@ class PackageLayeringTests {
     void actuateShouldNotDependOnTheAutoConfiguration() {
         noClasses().that().resideInAPackage("io.adaptivecache.actuate..").should().dependOnClassesThat()
                 .resideInAPackage("io.adaptivecache.autoconfigure..").check(CLASSES);
+    }
+
+    @Test
+    void actuateShouldSeeTemplatesThroughTheirInterfaces() {
+        // The endpoint and health indicators read a template's management interface, whichever template it is.
+        noClasses().that().resideInAPackage("io.adaptivecache.actuate..").should().dependOnClassesThat()
+                .resideInAPackage("io.adaptivecache.template..").check(CLASSES);
     }
 
     @Test

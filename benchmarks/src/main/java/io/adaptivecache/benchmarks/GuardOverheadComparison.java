@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 import io.adaptivecache.benchmarks.load.Backend;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.resilience.CallGuard;
@@ -50,7 +50,7 @@ public final class GuardOverheadComparison {
         redis.start();
         memcached.start();
         try {
-            Map<String, Function<CallGuard, DefaultCacheTemplate<?>>> backends = Map.of(
+            Map<String, Function<CallGuard, ManagedCacheTemplate>> backends = Map.of(
                     "redis", guard -> RedisCacheTemplates.builder().uri("redis://" + redis.address())
                             .strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)).guard(guard).start(),
                     "memcached", guard -> MemcachedCacheTemplates.builder().servers(memcached.address())
@@ -86,8 +86,8 @@ public final class GuardOverheadComparison {
         }
     }
 
-    private static double opsPerSecond(String backend, DefaultCacheTemplate<?> started, int threads) {
-        try (DefaultCacheTemplate<?> template = started) {
+    private static double opsPerSecond(String backend, ManagedCacheTemplate started, int threads) {
+        try (ManagedCacheTemplate template = started) {
             return ClosedLoopLoad.opsPerSecond(template, Backend.valueOf(backend.toUpperCase(java.util.Locale.ROOT)), threads,
                     WARM_UP, MEASURED);
         }

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.adaptivecache.benchmarks.load.Backend;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.strategy.SelectorType;
@@ -78,7 +78,7 @@ public final class MemcachedProtocolComparison {
     }
 
     private static double opsPerSecond(String address, MemcachedProtocol protocol, int threads) {
-        try (DefaultCacheTemplate<?> template = MemcachedCacheTemplates.builder().servers(address).protocol(protocol)
+        try (ManagedCacheTemplate template = MemcachedCacheTemplates.builder().servers(address).protocol(protocol)
                 .strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)).start()) {
             return ClosedLoopLoad.opsPerSecond(template, Backend.MEMCACHED, threads, WARM_UP, MEASURED);
         }

@@ -7,7 +7,7 @@ import java.util.Map;
 
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -28,7 +28,7 @@ class JedisOnTheStartersClassPathIntegrationTests extends RealCacheServers {
 
     @Autowired
     @Qualifier("redisCacheTemplate")
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
 
     @Test
     void theJsonLibrariesShouldBeAbsentAndEveryJedisCommandShouldStillWork() {

@@ -7,7 +7,7 @@ import java.util.Map;
 
 import io.adaptivecache.CacheException;
 import io.adaptivecache.InvalidCacheInputException;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -35,7 +35,7 @@ import org.springframework.web.bind.annotation.RestController;
 public class SampleController {
 
     private final ProductCatalog catalog;
-    private final Map<String, DefaultCacheTemplate<?>> templates;
+    private final Map<String, ManagedCacheTemplate> templates;
     private final LoadGenerator load;
     private final SampleNetwork network;
 
@@ -46,7 +46,7 @@ public class SampleController {
      * @param load the load generator
      * @param network the delaying proxies, when the sample's connections go through them
      */
-    public SampleController(ProductCatalog catalog, Map<String, DefaultCacheTemplate<?>> templates, LoadGenerator load,
+    public SampleController(ProductCatalog catalog, Map<String, ManagedCacheTemplate> templates, LoadGenerator load,
             org.springframework.beans.factory.ObjectProvider<SampleNetwork> network) {
         this.catalog = catalog;
         this.templates = templates;
@@ -182,11 +182,11 @@ public class SampleController {
         return delay();
     }
 
-    private DefaultCacheTemplate<?> template(String backend) {
-        DefaultCacheTemplate<?> template = this.templates.get(backend + "CacheTemplate");
+    private ManagedCacheTemplate template(String backend) {
+        ManagedCacheTemplate template = this.templates.get(backend + "CacheTemplate");
         if (template == null) {
             throw new IllegalArgumentException("Unknown backend '" + backend + "'; this sample has "
-                    + this.templates.values().stream().map(DefaultCacheTemplate::name).toList());
+                    + this.templates.values().stream().map(ManagedCacheTemplate::name).toList());
         }
         return template;
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.metrics.WindowHistory;
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.StrategySpec;
@@ -57,7 +57,7 @@ public final class StrategySwitcher implements AutoCloseable {
     /** The most windows a history may keep (a day of one-second windows), so that its memory stays bounded. */
     public static final int MAX_HISTORY_WINDOWS = 86_400;
 
-    private final DefaultCacheTemplate<?> template;
+    private final CacheTemplateManagement template;
     private final StrategyPolicy policy;
     private final Duration window;
     private final AdaptiveMode mode;
@@ -86,7 +86,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * @param wallClock the clock for event timestamps
      * @param listener hears of every switch
      */
-    public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
+    public StrategySwitcher(CacheTemplateManagement template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
             StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener) {
         this(template, policy, window, mode, pinned, nanoClock, wallClock, listener, DEFAULT_CONNECTION_LIMIT);
     }
@@ -104,7 +104,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * @param listener hears of every switch
      * @param connectionLimit the most connections an operator's {@link #pin} or {@link #forceTrial} may ask for
      */
-    public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
+    public StrategySwitcher(CacheTemplateManagement template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
             StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit) {
         this(template, policy, window, mode, pinned, nanoClock, wallClock, listener, connectionLimit,
                 defaultHistoryWindows(window));
@@ -134,7 +134,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * @param historyWindows how many of the last windows to keep for {@link #windowHistory()}: from 1 to
      *        {@link #MAX_HISTORY_WINDOWS} (see {@link #historyWindows(Duration, Duration)})
      */
-    public StrategySwitcher(DefaultCacheTemplate<?> template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
+    public StrategySwitcher(CacheTemplateManagement template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
             StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit,
             int historyWindows) {
         if (connectionLimit < 1) {
@@ -394,7 +394,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * The template this switcher watches.
      * @return the template
      */
-    public DefaultCacheTemplate<?> template() {
+    public CacheTemplateManagement template() {
         return this.template;
     }
 

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
-import io.adaptivecache.command.AbstractCacheTemplateBuilder;
-import io.adaptivecache.command.CacheBackend;
-import io.adaptivecache.command.CacheInputRules;
+import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.backend.CacheInputRules;
+import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.command.BinaryCommandFactory;
 import net.rubyeye.xmemcached.command.TextCommandFactory;
@@ -20,10 +20,12 @@ import net.spy.memcached.auth.AuthDescriptor;
 import net.spy.memcached.ops.ArrayOperationQueueFactory;
 
 /**
- * Builds {@link io.adaptivecache.CacheTemplate}s over memcached.
+ * Builds {@link io.adaptivecache.management.ManagedCacheTemplate}s over memcached: a
+ * {@link io.adaptivecache.CacheTemplate} to call, with the management a lifecycle, a switcher and
+ * metrics need.
  *
  * <pre>{@code
- * DefaultCacheTemplate<?> cache = MemcachedCacheTemplates.builder()
+ * ManagedCacheTemplate cache = MemcachedCacheTemplates.builder()
  *         .servers("10.0.0.1:11211:3, 10.0.0.2:11211, 10.0.0.3:11211")   // weighted 3,1,1
  *         .strategy(StrategySpec.multi())
  *         .start();

@@ -6,7 +6,7 @@ import net.spy.memcached.transcoders.Transcoder;
 /**
  * Stores {@code byte[]} unchanged with flags 0, so other clients read the same bytes (the
  * default transcoder tags byte arrays and gzips anything over 16 KiB). Size limits on writes
- * are enforced earlier, by {@link io.adaptivecache.command.CacheInputRules}; the limit here
+ * are enforced earlier, by {@link io.adaptivecache.backend.CacheInputRules}; the limit here
  * applies to reads too (on the I/O thread), so it is kept at spymemcached's generous maximum.
  */
 final class RawBytesTranscoder implements Transcoder<byte[]> {

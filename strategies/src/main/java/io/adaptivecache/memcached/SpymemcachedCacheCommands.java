@@ -14,7 +14,7 @@ import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.command.CacheCommands;
+import io.adaptivecache.backend.CacheCommands;
 import net.spy.memcached.CASResponse;
 import net.spy.memcached.CASValue;
 import net.spy.memcached.MemcachedClient;

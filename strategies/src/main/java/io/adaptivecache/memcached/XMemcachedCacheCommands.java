@@ -17,7 +17,7 @@ import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
-import io.adaptivecache.command.CacheCommands;
+import io.adaptivecache.backend.CacheCommands;
 import net.rubyeye.xmemcached.GetsResponse;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.exception.MemcachedClientException;

@@ -10,16 +10,16 @@ import java.util.function.Supplier;
 import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.InvalidCacheInputException;
-import io.adaptivecache.command.CallInterceptor;
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.management.CacheTemplateManagement;
+import io.adaptivecache.management.CallInterceptor;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
  * Makes each call of a template a Micrometer {@link Observation} ({@value DefaultCacheCallObservationConvention#NAME}),
  * so that an application with tracing sees cache calls as spans and, with a meter handler, as
- * timers. Attach it with {@link DefaultCacheTemplate#interceptCallsWith}; a template without it
+ * timers. Attach it with {@link CacheTemplateManagement#interceptCallsWith}; a template without it
  * creates no observation at all. The observation starts when the call is made and stops when its
  * future completes (on the client's thread for an async call), before the caller sees the result;
  * it is in scope while the call is issued, so that a client's own observations nest under it.
@@ -50,7 +50,7 @@ public final class CacheCallObservations implements CallInterceptor {
     }
 
     @Override
-    public <T> CompletableFuture<T> intercept(DefaultCacheTemplate<?> template, CacheCommand command, boolean async,
+    public <T> CompletableFuture<T> intercept(CacheTemplateManagement template, CacheCommand command, boolean async,
             boolean degradable, Supplier<CompletableFuture<T>> invocation) {
         CacheCallContext context = new CacheCallContext(template.name(), template.backendKind(), command,
                 template.activeStrategy().type(), async);

@@ -8,10 +8,10 @@ import java.util.function.Supplier;
 import io.adaptivecache.adaptive.Decision;
 import io.adaptivecache.adaptive.DecisionReason;
 import io.adaptivecache.adaptive.SwitchEvent;
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
+import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
@@ -46,12 +46,12 @@ public final class CacheTemplateMeters implements CallObserver {
     private static final CacheCommand[] COMMANDS = CacheCommand.values();
     private static final CallOutcome[] OUTCOMES = CallOutcome.values();
 
-    private final DefaultCacheTemplate<?> template;
+    private final CacheTemplateManagement template;
     private final MeterRegistry registry;
     private final Tags tags;
     private final AtomicReferenceArray<Timer> timers = new AtomicReferenceArray<>(STRATEGIES.length * COMMANDS.length * OUTCOMES.length);
 
-    private CacheTemplateMeters(DefaultCacheTemplate<?> template, MeterRegistry registry) {
+    private CacheTemplateMeters(CacheTemplateManagement template, MeterRegistry registry) {
         this.template = template;
         this.registry = registry;
         this.tags = Tags.of("backend", template.backendKind(), "template", template.name());
@@ -64,7 +64,7 @@ public final class CacheTemplateMeters implements CallObserver {
      * @param lastDecision the template switcher's last decision ({@code null} while there is none)
      * @return the meters, whose {@link #onSwitch} counts switches
      */
-    public static CacheTemplateMeters bind(DefaultCacheTemplate<?> template, MeterRegistry registry,
+    public static CacheTemplateMeters bind(CacheTemplateManagement template, MeterRegistry registry,
             Supplier<Decision> lastDecision) {
         CacheTemplateMeters meters = new CacheTemplateMeters(template, registry);
         meters.registerGauges(lastDecision);
@@ -96,13 +96,13 @@ public final class CacheTemplateMeters implements CallObserver {
             }).tags(this.tags.and("reason", tag(reason))).description("1 for the reason of the switcher's last decision")
                     .register(this.registry);
         }
-        FunctionTimer.builder("adaptive.cache.connections.acquire", this.template, DefaultCacheTemplate::totalBorrows,
-                DefaultCacheTemplate::totalBorrowWaitNanos, TimeUnit.NANOSECONDS)
+        FunctionTimer.builder("adaptive.cache.connections.acquire", this.template, CacheTemplateManagement::totalBorrows,
+                CacheTemplateManagement::totalBorrowWaitNanos, TimeUnit.NANOSECONDS)
                 .tags(this.tags).description("Waits for a pooled connection").register(this.registry);
-        FunctionCounter.builder("adaptive.cache.degraded", this.template, DefaultCacheTemplate::degradedReads)
+        FunctionCounter.builder("adaptive.cache.degraded", this.template, CacheTemplateManagement::degradedReads)
                 .tags(this.tags.and("kind", "read")).description("Failed reads answered as a miss (on-failure: degrade)")
                 .register(this.registry);
-        FunctionCounter.builder("adaptive.cache.degraded", this.template, DefaultCacheTemplate::skippedWrites)
+        FunctionCounter.builder("adaptive.cache.degraded", this.template, CacheTemplateManagement::skippedWrites)
                 .tags(this.tags.and("kind", "write")).description("Failed writes skipped (on-failure: degrade)")
                 .register(this.registry);
     }

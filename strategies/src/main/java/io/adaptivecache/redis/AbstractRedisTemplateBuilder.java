@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.adaptivecache.command.AbstractCacheTemplateBuilder;
-import io.adaptivecache.command.CacheInputRules;
+import io.adaptivecache.backend.CacheInputRules;
+import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;

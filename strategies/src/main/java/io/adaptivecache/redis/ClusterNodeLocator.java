@@ -3,7 +3,7 @@ package io.adaptivecache.redis;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.adaptivecache.command.NodeLocator;
+import io.adaptivecache.backend.NodeLocator;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.metrics.NodeSensors;
 import io.lettuce.core.RedisURI;

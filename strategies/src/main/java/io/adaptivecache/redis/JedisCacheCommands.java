@@ -17,7 +17,7 @@ import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.command.CacheCommands;
+import io.adaptivecache.backend.CacheCommands;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;

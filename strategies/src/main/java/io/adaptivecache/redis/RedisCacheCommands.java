@@ -14,7 +14,7 @@ import java.util.function.Function;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.command.CacheCommands;
+import io.adaptivecache.backend.CacheCommands;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -2,7 +2,7 @@ package io.adaptivecache.redis;
 
 import java.util.Objects;
 
-import io.adaptivecache.command.CacheBackend;
+import io.adaptivecache.backend.CacheBackend;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -10,10 +10,12 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
 
 /**
- * Builds {@link io.adaptivecache.CacheTemplate}s over Redis.
+ * Builds {@link io.adaptivecache.management.ManagedCacheTemplate}s over Redis: a
+ * {@link io.adaptivecache.CacheTemplate} to call, with the management a lifecycle, a switcher and
+ * metrics need.
  *
  * <pre>{@code
- * DefaultCacheTemplate<?> cache = RedisCacheTemplates.builder()
+ * ManagedCacheTemplate cache = RedisCacheTemplates.builder()
  *         .uri("redis://127.0.0.1:6379")
  *         .strategy(StrategySpec.multi())
  *         .start();

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-import io.adaptivecache.command.CacheBackend;
-import io.adaptivecache.command.NodeObservingCommands;
+import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.backend.NodeObservingCommands;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.metrics.NodeSensors;
@@ -22,14 +22,14 @@ import io.lettuce.core.resource.ClientResources;
 import reactor.core.Disposable;
 
 /**
- * Builds {@link io.adaptivecache.CacheTemplate}s over Redis Cluster. The strategies are the same
+ * Builds {@link io.adaptivecache.management.ManagedCacheTemplate}s over Redis Cluster. The strategies are the same
  * as on one server, with a cluster connection as the unit: SINGLE is one cluster connection,
  * MULTI(N) is N of them, POOLED is a pool of them. Each cluster connection routes every command
  * to the node of its key's hash slot, follows MOVED and ASK redirects and keeps one connection
  * per node.
  *
  * <pre>{@code
- * DefaultCacheTemplate<?> cache = RedisClusterCacheTemplates.builder()
+ * ManagedCacheTemplate cache = RedisClusterCacheTemplates.builder()
  *         .nodes("10.0.0.1:6379", "10.0.0.2:6379", "10.0.0.3:6379")
  *         .strategy(StrategySpec.multi())
  *         .start();
@@ -47,7 +47,7 @@ import reactor.core.Disposable;
  * node not answering, so that a promoted replica is found soon after its promotion.
  * Each node has its own circuit breaker ({@link Builder#nodeBreaker}): a node that stops
  * answering costs its own keys' callers a fast failure, not every caller a timeout.
- * Calls are attributed to their slot's node ({@link io.adaptivecache.command.DefaultCacheTemplate#nodeSensors()}),
+ * Calls are attributed to their slot's node ({@link io.adaptivecache.management.CacheTemplateManagement#nodeSensors()}),
  * and a window in which one node stands out is kept from steering the adaptive switcher.
  */
 public final class RedisClusterCacheTemplates {

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.adaptivecache.command.NodeProbe;
+import io.adaptivecache.backend.NodeProbe;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.metrics.NodeSensors;
 import io.lettuce.core.cluster.RedisClusterClient;

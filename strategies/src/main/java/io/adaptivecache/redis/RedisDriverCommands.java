@@ -8,7 +8,7 @@ import java.util.concurrent.CompletionStage;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.command.CacheCommands;
+import io.adaptivecache.backend.CacheCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
 
 /**

@@ -8,7 +8,7 @@ import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CacheTimeoutException;
-import io.adaptivecache.command.NodeExceptionTranslator;
+import io.adaptivecache.backend.NodeExceptionTranslator;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;

@@ -11,16 +11,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheConnectionException;
+import io.adaptivecache.CacheException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.command.CacheBackend;
-import io.adaptivecache.command.CacheCommands;
-import io.adaptivecache.command.CacheInputRules;
+import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.backend.CacheCommands;
+import io.adaptivecache.backend.CacheInputRules;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 
 /**
  * A backend kept in a map, whose connections count their opens and closes, and whose gets can
@@ -44,6 +47,30 @@ final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>,
 
         Connection(int id) {
             this.id = id;
+        }
+    }
+
+    /**
+     * A template over this backend, built as a backend's builder builds one: the implementation is
+     * not API, so a test outside its package gets it through the builder base like any backend.
+     */
+    ManagedCacheTemplate template(String name, StrategySpec strategy, Duration drainTimeout) {
+        return new TemplateBuilder(this).name(name).strategy(strategy).drainTimeout(drainTimeout).build();
+    }
+
+    /** The builder a backend of its own would have: only the backend to build is its own. */
+    private static final class TemplateBuilder extends AbstractCacheTemplateBuilder<TemplateBuilder, Connection> {
+
+        private final InMemoryBackend backend;
+
+        TemplateBuilder(InMemoryBackend backend) {
+            super("memory");
+            this.backend = backend;
+        }
+
+        @Override
+        protected CacheBackend<Connection> backend() {
+            return this.backend;
         }
     }
 

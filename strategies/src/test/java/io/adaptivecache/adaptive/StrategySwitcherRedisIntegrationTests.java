@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
@@ -43,7 +43,7 @@ class StrategySwitcherRedisIntegrationTests {
     private final List<SwitchEvent> events = new CopyOnWriteArrayList<>();
     private final AtomicInteger failures = new AtomicInteger();
     private final AtomicBoolean stop = new AtomicBoolean();
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
     private StrategySwitcher switcher;
 
     @AfterEach

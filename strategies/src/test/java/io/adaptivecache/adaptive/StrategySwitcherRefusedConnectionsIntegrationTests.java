@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
@@ -30,7 +30,7 @@ class StrategySwitcherRefusedConnectionsIntegrationTests {
     private static final RedisServer server = RedisServer.withArguments("--maxclients", "6");
 
     private final List<SwitchEvent> events = new CopyOnWriteArrayList<>();
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
     private StrategySwitcher switcher;
 
     @BeforeAll

@@ -13,7 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
@@ -29,8 +29,8 @@ import static org.awaitility.Awaitility.await;
 class StrategySwitcherTests {
 
     private final InMemoryBackend backend = new InMemoryBackend();
-    private final DefaultCacheTemplate<InMemoryBackend.Connection> template = new DefaultCacheTemplate<>("memory", this.backend,
-            StrategySpec.multi(4, SelectorType.ROUND_ROBIN), Duration.ofSeconds(5));
+    private final ManagedCacheTemplate template = this.backend.template("memory", StrategySpec.multi(4, SelectorType.ROUND_ROBIN),
+            Duration.ofSeconds(5));
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final Clock wall = Clock.fixed(Instant.parse("2026-11-21T12:00:00Z"), ZoneOffset.UTC);
     private final List<SwitchEvent> events = new ArrayList<>();

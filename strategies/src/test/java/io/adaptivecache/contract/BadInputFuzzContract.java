@@ -14,8 +14,8 @@ import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
-import io.adaptivecache.command.CacheInputRules;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.backend.CacheInputRules;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -41,10 +41,10 @@ public abstract class BadInputFuzzContract {
 
     private static final int CASES = 1500;
 
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
 
     /** Builds and starts a template to the test server with this strategy. */
-    protected abstract DefaultCacheTemplate<?> startTemplate(StrategySpec strategy);
+    protected abstract ManagedCacheTemplate startTemplate(StrategySpec strategy);
 
     /** Whether the backend refuses spaces and control characters in keys (memcached's text-era rule). */
     protected abstract boolean printableKeysOnly();

@@ -12,7 +12,7 @@ import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.ValueCodec;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
 import org.junit.jupiter.api.AfterEach;
@@ -33,11 +33,11 @@ public abstract class CacheTemplateContract {
     protected static final Duration EXPIRY_WAIT = Duration.ofSeconds(6);
     private static final Duration TOUCHED_TTL = Duration.ofSeconds(2);
 
-    protected DefaultCacheTemplate<?> template;
+    protected ManagedCacheTemplate template;
     protected final String prefix = UUID.randomUUID().toString().substring(0, 8) + ":";
 
     /** Builds and starts a template to the test server(s) with this strategy. */
-    protected abstract DefaultCacheTemplate<?> startTemplate(StrategySpec strategy);
+    protected abstract ManagedCacheTemplate startTemplate(StrategySpec strategy);
 
     /** Connections each test server has open right now (not counting the one used to ask). */
     protected abstract List<Integer> serverConnections();

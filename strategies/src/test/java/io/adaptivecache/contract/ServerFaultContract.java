@@ -18,7 +18,7 @@ import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.resilience.Resilience4jCallGuard;
 import io.adaptivecache.strategy.PoolSettings;
@@ -73,7 +73,7 @@ public abstract class ServerFaultContract {
      * @param queueSize the client's bound on commands queued per connection
      * @return the running template
      */
-    protected abstract DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize);
+    protected abstract ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize);
 
     static Stream<StrategySpec> strategies() {
         return Stream.of(StrategySpec.single(), StrategySpec.multi(2, SelectorType.ROUND_ROBIN),
@@ -133,7 +133,7 @@ public abstract class ServerFaultContract {
     @MethodSource("strategies")
     void aKilledServerShouldCostFastFailuresAndAnOpenCircuitThenRecoverWithoutLeaks(StrategySpec strategy) {
         Resilience4jCallGuard guard = breaker();
-        DefaultCacheTemplate<?> template = closeLater(startTemplate(strategy, guard, 8192));
+        ManagedCacheTemplate template = closeLater(startTemplate(strategy, guard, 8192));
         try (CallerLoad warmUp = CallerLoad.start(template, 8, "warm:", Duration.ofSeconds(10))) {
             await().atMost(Duration.ofSeconds(10)).until(() -> warmUp.successes() >= 300);
         }
@@ -178,7 +178,7 @@ public abstract class ServerFaultContract {
     @MethodSource("strategies")
     void aFrozenServerShouldTimeCallersOutWithinTheBoundThenRecoverAfterItResumes(StrategySpec strategy) {
         Resilience4jCallGuard guard = breaker();
-        DefaultCacheTemplate<?> template = closeLater(startTemplate(strategy, guard, 8192));
+        ManagedCacheTemplate template = closeLater(startTemplate(strategy, guard, 8192));
         CallerLoad load = closeLater(CallerLoad.start(template, 16, "freeze:", Duration.ofSeconds(60)));
         await().atMost(Duration.ofSeconds(10)).until(() -> load.successes() >= 300);
 
@@ -204,7 +204,7 @@ public abstract class ServerFaultContract {
     protected void aFloodOfAsyncCallsAtAFrozenServerShouldBeRefusedWhenTheQueueIsFullAndMemoryStayBounded() {
         int queueSize = 64;
         int flood = 20_000;
-        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, queueSize));
+        ManagedCacheTemplate template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, queueSize));
         template.set("flood:sentinel", new byte[] { 7 }, Duration.ZERO);
         long directBefore = directMemoryUsed();
         server().freeze();
@@ -246,7 +246,7 @@ public abstract class ServerFaultContract {
      * as in its own count: a MULTI(2) running on one connection, or a pool that lost some for good,
      * fails here. (The callers kept a POOLED strategy of four busy, so all four were borrowed.)
      */
-    private void assertAllConnectionsBack(DefaultCacheTemplate<?> template, StrategySpec strategy) {
+    private void assertAllConnectionsBack(ManagedCacheTemplate template, StrategySpec strategy) {
         int expected = strategy.connections() + asyncLane(template, strategy);
         await("the server to see every connection of " + strategy + " again").atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> {
@@ -256,7 +256,7 @@ public abstract class ServerFaultContract {
     }
 
     /** A pool of blocking connections comes with one shared connection for the ...Async forms. */
-    private static int asyncLane(DefaultCacheTemplate<?> template, StrategySpec strategy) {
+    private static int asyncLane(ManagedCacheTemplate template, StrategySpec strategy) {
         return strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED && template.pooledConnectionsBlock() ? 1 : 0;
     }
 
@@ -274,7 +274,7 @@ public abstract class ServerFaultContract {
         // connection would let a pool of eight open nine.
         int baseline = serverConnections();
         long receivedBefore = connectionsReceived();
-        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.pooled(pool), guard, 8192));
+        ManagedCacheTemplate template = closeLater(startTemplate(StrategySpec.pooled(pool), guard, 8192));
         int connectionBound = 8 + asyncLane(template, StrategySpec.pooled(pool));
         AtomicInteger mostConnections = new AtomicInteger();
         AtomicInteger samples = new AtomicInteger();
@@ -359,7 +359,7 @@ public abstract class ServerFaultContract {
     @Test
     void theSwitcherShouldNotSwitchBecauseOfAnOutage() {
         Resilience4jCallGuard guard = breaker();
-        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.pooled(new PoolSettings(2, 2, 0, MAX_WAIT)),
+        ManagedCacheTemplate template = closeLater(startTemplate(StrategySpec.pooled(new PoolSettings(2, 2, 0, MAX_WAIT)),
                 guard, 8192));
         List<SwitchEvent> switches = new java.util.concurrent.CopyOnWriteArrayList<>();
         ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(ThresholdStrategyPolicy.Settings.defaults()
@@ -380,7 +380,7 @@ public abstract class ServerFaultContract {
 
     @Test
     void aSwitchDuringAnOutageShouldCompleteOrRollBackCleanlyAndFailNoCallForItself() {
-        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, 8192));
+        ManagedCacheTemplate template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, 8192));
         server().kill();
         StrategySpec target = StrategySpec.multi(3, SelectorType.ROUND_ROBIN);
 

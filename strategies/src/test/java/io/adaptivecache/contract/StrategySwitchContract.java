@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.LongAccumulator;
 
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.ValueCodec;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -38,7 +38,7 @@ public abstract class StrategySwitchContract {
     protected final ExecutorService executor = Executors.newCachedThreadPool();
 
     /** Builds and starts a template to the test server(s) with this strategy. */
-    protected abstract DefaultCacheTemplate<?> startTemplate(StrategySpec strategy);
+    protected abstract ManagedCacheTemplate startTemplate(StrategySpec strategy);
 
     /** Connections each test server has open right now (not counting the one used to ask). */
     protected abstract List<Integer> serverConnections();
@@ -63,7 +63,7 @@ public abstract class StrategySwitchContract {
         List<Integer> baseline = serverConnections();
         List<StrategySpec> cycle = List.of(StrategySpec.pooled(new PoolSettings(16, 16, 4, Duration.ofSeconds(5))),
                 StrategySpec.multi(4, SelectorType.ROUND_ROBIN), StrategySpec.single());
-        DefaultCacheTemplate<?> template = startTemplate(StrategySpec.single());
+        ManagedCacheTemplate template = startTemplate(StrategySpec.single());
         CacheOperations<String> cache = template.withCodec(ValueCodec.utf8());
         AtomicBoolean switchingDone = new AtomicBoolean();
         AtomicLong calls = new AtomicLong();
@@ -141,7 +141,7 @@ public abstract class StrategySwitchContract {
         AtomicInteger failed = new AtomicInteger();
         List<String> failureSamples = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean loadDone = new AtomicBoolean();
-        DefaultCacheTemplate<?> template = startTemplate(strategy);
+        ManagedCacheTemplate template = startTemplate(strategy);
         try {
             Future<?> monitor = executor.submit(() -> {
                 long deadline = System.nanoTime() + RUN_LIMIT.toNanos();

@@ -2,8 +2,8 @@ package io.adaptivecache.memcached;
 
 import java.time.Duration;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.ServerFaultContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServerExtension;
@@ -37,7 +37,7 @@ class MemcachedServerFaultIntegrationTests extends ServerFaultContract {
     }
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses()).strategy(strategy).guard(guard)
                 .operationTimeout(TIMEOUT).connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1))
                 .operationQueueSize(queueSize).drainTimeout(Duration.ofSeconds(2)).start();

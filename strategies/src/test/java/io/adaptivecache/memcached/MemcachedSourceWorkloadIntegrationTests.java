@@ -17,8 +17,8 @@ import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.ValueCodec;
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.Strategies;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,7 +58,7 @@ class MemcachedSourceWorkloadIntegrationTests {
         String run = UUID.randomUUID().toString().substring(0, 8);
         ExecutorService executor = Executors.newFixedThreadPool(THREADS);
         long started = System.nanoTime();
-        try (DefaultCacheTemplate<?> template = MemcachedCacheTemplates.builder().driver(driver())
+        try (ManagedCacheTemplate template = MemcachedCacheTemplates.builder().driver(driver())
                 .servers(memcached.addresses(3, 1, 1)).strategy(strategy).operationTimeout(Duration.ofSeconds(5)).start()) {
             CacheOperations<String> cache = template.withCodec(ValueCodec.utf8());
             List<Future<?>> workers = new ArrayList<>();

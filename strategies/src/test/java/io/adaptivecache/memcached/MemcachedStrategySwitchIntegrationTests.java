@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.StrategySwitchContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -35,7 +35,7 @@ class MemcachedStrategySwitchIntegrationTests extends StrategySwitchContract {
     static final MemcachedServerExtension memcached = new MemcachedServerExtension(3, 1024 * 1024);
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses(3, 1, 1)).strategy(strategy)
                 .operationTimeout(Duration.ofSeconds(5)).drainTimeout(Duration.ofSeconds(10)).start();
     }

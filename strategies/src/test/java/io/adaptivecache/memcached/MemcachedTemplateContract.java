@@ -7,8 +7,8 @@ import java.util.function.Consumer;
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.InvalidCacheInputException;
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.CacheTemplateContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServer;
 import io.adaptivecache.testservers.MemcachedServerExtension;
@@ -35,7 +35,7 @@ abstract class MemcachedTemplateContract extends CacheTemplateContract {
     protected abstract MemcachedProtocol protocol();
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         // 5 s, not the 1 s default: a 1 MiB item (the item-limit test) on a shared 2-core machine has missed 1 s; no test here
         // is about timing.
         return MemcachedCacheTemplates.builder().driver(driver()).servers(servers()).protocol(protocol()).strategy(strategy)

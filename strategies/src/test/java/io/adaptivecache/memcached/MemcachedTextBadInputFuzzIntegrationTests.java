@@ -1,7 +1,7 @@
 package io.adaptivecache.memcached;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.BadInputFuzzContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,7 +18,7 @@ class MemcachedTextBadInputFuzzIntegrationTests extends BadInputFuzzContract {
     static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses()).protocol(MemcachedProtocol.TEXT).strategy(strategy)
                 .start();
     }

@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import io.adaptivecache.CacheTimeoutException;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.StrategySpec;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ class XMemcachedServerFaultIntegrationTests extends MemcachedServerFaultIntegrat
     @Override
     @Test
     protected void aFloodOfAsyncCallsAtAFrozenServerShouldBeRefusedWhenTheQueueIsFullAndMemoryStayBounded() {
-        DefaultCacheTemplate<?> template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, 64));
+        ManagedCacheTemplate template = closeLater(startTemplate(StrategySpec.single(), CallGuard.NONE, 64));
         template.set("flood:sentinel", new byte[] { 7 }, Duration.ZERO);
         server().freeze();
         try {

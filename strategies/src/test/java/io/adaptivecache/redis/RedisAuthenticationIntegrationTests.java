@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.adaptivecache.CacheAuthenticationException;
 import io.adaptivecache.CacheException;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServer;
@@ -36,7 +36,7 @@ class RedisAuthenticationIntegrationTests {
     private static final RedisServer acl = RedisServer.withArguments("--user", "alice", "on", ">" + PASSWORD, "~*", "&*", "+@all");
     private static final RedisServer open = new RedisServer();
 
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
 
     @BeforeAll
     static void startServers() {

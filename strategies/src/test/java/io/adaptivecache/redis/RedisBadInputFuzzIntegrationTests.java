@@ -1,7 +1,7 @@
 package io.adaptivecache.redis;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.BadInputFuzzContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -13,7 +13,7 @@ class RedisBadInputFuzzIntegrationTests extends BadInputFuzzContract {
     static final RedisServerExtension redis = new RedisServerExtension();
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).maxKeyBytes(512).maxValueBytes(64 * 1024)
                 .start();
     }

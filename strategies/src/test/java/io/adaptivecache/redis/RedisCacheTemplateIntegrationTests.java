@@ -5,8 +5,8 @@ import java.util.List;
 
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CacheServerException;
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.CacheTemplateContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,7 +23,7 @@ class RedisCacheTemplateIntegrationTests extends CacheTemplateContract {
     static final RedisServerExtension redis = new RedisServerExtension();
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).start();
     }
 

@@ -1,7 +1,7 @@
 package io.adaptivecache.redis;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.BadInputFuzzContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,7 +16,7 @@ class RedisClusterBadInputFuzzIntegrationTests extends BadInputFuzzContract {
     static final RedisClusterExtension redis = new RedisClusterExtension();
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         return RedisClusterCacheTemplates.builder().nodes(redis.cluster().seedAddresses().split(",")).strategy(strategy)
                 .maxKeyBytes(512).maxValueBytes(64 * 1024).start();
     }

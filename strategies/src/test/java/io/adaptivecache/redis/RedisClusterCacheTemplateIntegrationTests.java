@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.CacheTemplateContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.NodeFigures;
 import io.adaptivecache.metrics.NodeSensors;
 import io.adaptivecache.strategy.StrategySpec;
@@ -41,7 +41,7 @@ class RedisClusterCacheTemplateIntegrationTests extends CacheTemplateContract {
     static final RedisClusterExtension redis = new RedisClusterExtension();
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         return RedisClusterCacheTemplates.builder().nodes(redis.cluster().seedAddresses().split(",")).strategy(strategy).start();
     }
 

@@ -26,7 +26,7 @@ import io.adaptivecache.adaptive.DecisionReason;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.NodeFigures;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -56,7 +56,7 @@ class RedisClusterFailoverIntegrationTests {
 
     private final ExecutorService executor = Executors.newFixedThreadPool(THREADS);
     private final AtomicBoolean stop = new AtomicBoolean();
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
     private StrategySwitcher switcher;
     // Lettuce's and this project's log lines go to System.err (slf4j-simple): a copy to count them.
     private final java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheTimeoutException;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -50,7 +50,7 @@ class RedisClusterFrozenNodeIntegrationTests {
 
     private final ExecutorService executor = Executors.newFixedThreadPool(THREADS);
     private final AtomicBoolean stop = new AtomicBoolean();
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
     private RedisServer frozen;
 
     @AfterEach

@@ -19,7 +19,7 @@ import io.adaptivecache.adaptive.DecisionReason;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisCluster;
@@ -47,7 +47,7 @@ class RedisClusterSlowNodeIntegrationTests {
 
     private final ExecutorService executor = Executors.newFixedThreadPool(THREADS);
     private final AtomicBoolean stop = new AtomicBoolean();
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
     private StrategySwitcher switcher;
     private RedisServer frozen;
 

@@ -3,8 +3,8 @@ package io.adaptivecache.redis;
 import java.time.Duration;
 import java.util.List;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.StrategySwitchContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisClusterExtension;
 import io.adaptivecache.testservers.RedisServer;
@@ -17,7 +17,7 @@ class RedisClusterStrategySwitchIntegrationTests extends StrategySwitchContract 
     static final RedisClusterExtension redis = new RedisClusterExtension();
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         // Generous timeouts, as on one server: 200 threads and six servers share two cores.
         return RedisClusterCacheTemplates.builder().nodes(redis.cluster().seedAddresses().split(",")).strategy(strategy)
                 .commandTimeout(Duration.ofSeconds(5)).drainTimeout(Duration.ofSeconds(10)).start();

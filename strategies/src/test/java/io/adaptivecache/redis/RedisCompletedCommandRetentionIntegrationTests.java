@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,7 @@ class RedisCompletedCommandRetentionIntegrationTests {
     void valuesReadAreReleasedWithinAFewTimerTicksOfTheirCompletion() throws Exception {
         byte[] large = new byte[256 * 1024];
         new SplittableRandom(7).nextBytes(large);
-        try (DefaultCacheTemplate<?> template = RedisCacheTemplates.builder().uri(redis.uri()).strategy(StrategySpec.single())
+        try (ManagedCacheTemplate template = RedisCacheTemplates.builder().uri(redis.uri()).strategy(StrategySpec.single())
                 .start()) {
             template.set("retention:large", large, Duration.ZERO);
             int released = 0;
@@ -53,7 +53,7 @@ class RedisCompletedCommandRetentionIntegrationTests {
         }
     }
 
-    private static List<WeakReference<byte[]>> readAndDrop(DefaultCacheTemplate<?> template, int reads) {
+    private static List<WeakReference<byte[]>> readAndDrop(ManagedCacheTemplate template, int reads) {
         List<CompletableFuture<byte[]>> futures = new ArrayList<>();
         for (int i = 0; i < reads; i++) {
             futures.add(template.getAsync("retention:large"));

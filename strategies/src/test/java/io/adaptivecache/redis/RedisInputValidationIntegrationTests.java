@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.InvalidCacheInputException;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,7 +48,7 @@ class RedisInputValidationIntegrationTests {
     @MethodSource("badCalls")
     void badInputShouldBeRejectedBeforeAnyIoAndLeaveTheConnectionUsable(Consumer<CacheTemplate> badCall) {
         String sentinel = "sentinel:" + UUID.randomUUID();
-        try (DefaultCacheTemplate<RedisConnection> cache = RedisCacheTemplates.builder()
+        try (ManagedCacheTemplate cache = RedisCacheTemplates.builder()
                 .uri(redis.uri()).strategy(StrategySpec.single()).maxKeyBytes(MAX_KEY_BYTES).maxValueBytes(MAX_VALUE_BYTES)
                 .start()) {
             cache.set(sentinel, "kept".getBytes(), Duration.ZERO);

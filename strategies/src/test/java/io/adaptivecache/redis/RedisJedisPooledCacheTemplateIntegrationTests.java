@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedisJedisPooledCacheTemplateIntegrationTests extends RedisCacheTemplateIntegrationTests {
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         return RedisCacheTemplates.builder().uri(redis.uri()).pooledDriver(RedisDriver.JEDIS).strategy(strategy).start();
     }
 

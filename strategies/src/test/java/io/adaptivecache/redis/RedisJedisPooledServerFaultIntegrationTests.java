@@ -2,7 +2,7 @@ package io.adaptivecache.redis;
 
 import java.time.Duration;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.StrategySpec;
 
@@ -10,7 +10,7 @@ import io.adaptivecache.strategy.StrategySpec;
 class RedisJedisPooledServerFaultIntegrationTests extends RedisServerFaultIntegrationTests {
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return RedisCacheTemplates.builder().uri(redis.uri()).pooledDriver(RedisDriver.JEDIS).strategy(strategy).guard(guard)
                 .commandTimeout(TIMEOUT).connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1))
                 .requestQueueSize(queueSize).drainTimeout(Duration.ofSeconds(2)).start();

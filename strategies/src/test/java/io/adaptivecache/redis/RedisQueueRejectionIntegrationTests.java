@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import io.adaptivecache.CacheRejectedException;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ class RedisQueueRejectionIntegrationTests {
 
     @Test
     void aFullRequestQueueShouldBeNamedWithItsSize() {
-        try (DefaultCacheTemplate<?> template = RedisCacheTemplates.builder().uri(redis.uri()).strategy(StrategySpec.single())
+        try (ManagedCacheTemplate template = RedisCacheTemplates.builder().uri(redis.uri()).strategy(StrategySpec.single())
                 .requestQueueSize(1).commandTimeout(Duration.ofSeconds(2)).start()) {
             redis.server().freeze();
             try {

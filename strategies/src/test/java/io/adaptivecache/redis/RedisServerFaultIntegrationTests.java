@@ -2,8 +2,8 @@ package io.adaptivecache.redis;
 
 import java.time.Duration;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.ServerFaultContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
@@ -32,7 +32,7 @@ class RedisServerFaultIntegrationTests extends ServerFaultContract {
     }
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).guard(guard).commandTimeout(TIMEOUT)
                 .connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1)).requestQueueSize(queueSize)
                 .drainTimeout(Duration.ofSeconds(2)).start();

@@ -3,8 +3,8 @@ package io.adaptivecache.redis;
 import java.time.Duration;
 import java.util.List;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.contract.StrategySwitchContract;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,7 +16,7 @@ class RedisStrategySwitchIntegrationTests extends StrategySwitchContract {
     static final RedisServerExtension redis = new RedisServerExtension();
 
     @Override
-    protected DefaultCacheTemplate<?> startTemplate(StrategySpec strategy) {
+    protected ManagedCacheTemplate startTemplate(StrategySpec strategy) {
         // Generous timeouts: these tests are about connection counts and lost writes under 200 threads on
         // two cores, where a one-second command timeout is a matter of scheduling luck.
         return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).commandTimeout(Duration.ofSeconds(5))

@@ -2,7 +2,7 @@ package io.adaptivecache.redis;
 
 import java.time.Duration;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 
 /**
@@ -20,7 +20,7 @@ public final class TransportProbe {
      */
     public static void main(String[] args) {
         for (int i = 1; i < args.length; i++) {
-            try (DefaultCacheTemplate<?> template = RedisCacheTemplates.builder().uri(args[0]).transport(RedisTransport.of(args[i]))
+            try (ManagedCacheTemplate template = RedisCacheTemplates.builder().uri(args[0]).transport(RedisTransport.of(args[i]))
                     .strategy(StrategySpec.single()).start()) {
                 template.set("transport:" + args[i], new byte[] {7}, Duration.ofMinutes(1));
                 byte[] read = template.get("transport:" + args[i]);

@@ -13,7 +13,7 @@ import io.adaptivecache.adaptive.Decision;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.metrics.NodeFigures;
 import io.adaptivecache.metrics.WindowHistory;
 import io.adaptivecache.metrics.WindowSample;
@@ -254,7 +254,7 @@ public class AdaptiveCacheEndpoint {
 
     private static TemplateDescriptor describe(StrategySwitcher switcher) {
         AdaptiveState state = switcher.state();
-        DefaultCacheTemplate<?> template = switcher.template();
+        CacheTemplateManagement template = switcher.template();
         StrategyStats stats = template.isRunning() ? template.strategyStats() : null;
         WindowSample window = state.lastWindow();
         Figures figures = window == null ? null
@@ -281,7 +281,7 @@ public class AdaptiveCacheEndpoint {
      * The network transport a template's client uses: Lettuce's, which is one per JVM, for
      * Redis; both memcached drivers (spymemcached, XMemcached) always run on Java NIO.
      */
-    private static String transport(DefaultCacheTemplate<?> template) {
+    private static String transport(CacheTemplateManagement template) {
         if ("redis".equals(template.backendKind()) && LETTUCE_PRESENT) {
             return io.adaptivecache.redis.RedisTransport.inUse().label();
         }
@@ -435,7 +435,7 @@ public class AdaptiveCacheEndpoint {
             float failureRate, float slowCallRate, long notPermittedCalls, boolean retry, int bulkheadAvailable,
             long degradedReads, long skippedWrites) {
 
-        static ResilienceDescriptor of(DefaultCacheTemplate<?> template) {
+        static ResilienceDescriptor of(CacheTemplateManagement template) {
             GuardStatus guard = template.guardStatus();
             return new ResilienceDescriptor(template.failureMode().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     guard.circuitBreaker(), guard.circuitState(), guard.failureRate(), guard.slowCallRate(),

@@ -1,9 +1,12 @@
 package io.adaptivecache.actuate.health;
 
+import java.util.Optional;
+
 import io.adaptivecache.adaptive.AdaptiveState;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.StrategySwitchers;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.CacheTemplateManagement;
+import io.adaptivecache.management.PendingConnection;
 import io.adaptivecache.resilience.GuardStatus;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -23,7 +26,7 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
 
     private static final String PROBE_KEY = "adaptive-cache:health";
 
-    private final DefaultCacheTemplate<?> template;
+    private final CacheTemplateManagement template;
     private final StrategySwitchers switchers;
 
     /**
@@ -31,7 +34,7 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
      * @param template the template
      * @param switchers where to find its switcher
      */
-    public CacheTemplateHealthIndicator(DefaultCacheTemplate<?> template, StrategySwitchers switchers) {
+    public CacheTemplateHealthIndicator(CacheTemplateManagement template, StrategySwitchers switchers) {
         this.template = template;
         this.switchers = switchers;
     }
@@ -41,10 +44,10 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
         if (!this.template.isRunning()) {
             return Health.down().withDetail("reason", "not running").build();
         }
-        java.util.Optional<io.adaptivecache.command.PendingConnection> pending = this.template.pendingConnection();
+        Optional<PendingConnection> pending = this.template.pendingConnection();
         if (pending.isPresent()) {
             // Started without its server (on-failure: degrade): say so, and when it tries again, rather than probe.
-            io.adaptivecache.command.PendingConnection attempts = pending.get();
+            PendingConnection attempts = pending.get();
             return Health.down().withDetail("reason", "not connected yet: started without its server, connecting in the background")
                     .withDetail("backend", this.template.backendKind()).withDetail("server", attempts.server())
                     .withDetail("lastFailure", attempts.reason()).withDetail("attempts", attempts.attempts())

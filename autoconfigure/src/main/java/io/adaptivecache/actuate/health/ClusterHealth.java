@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.adaptivecache.command.NodeProbe;
-import io.adaptivecache.command.NodeProbe.NodeStatus;
+import io.adaptivecache.backend.NodeProbe.NodeStatus;
+import io.adaptivecache.backend.NodeProbe;
 import org.springframework.boot.health.contributor.Health;
 
 /**

@@ -3,10 +3,11 @@ package io.adaptivecache.autoconfigure.health;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.actuate.health.CacheTemplateHealthIndicator;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.autoconfigure.CacheTemplateBeans;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,7 +18,11 @@ import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
 
-/** {@code adaptiveCache} health: one indicator per template ({@code adaptiveCache.redis}, {@code adaptiveCache.memcached}). */
+/**
+ * {@code adaptiveCache} health: one indicator per managed template, by its name
+ * ({@code adaptiveCache.redis}, {@code adaptiveCache.memcached}, and one for each template bean of
+ * the application's own).
+ */
 @AutoConfiguration(after = AdaptiveCacheAutoConfiguration.class)
 @ConditionalOnClass(HealthContributor.class)
 @ConditionalOnBean(AdaptiveCacheSwitchers.class)
@@ -26,10 +31,10 @@ public final class AdaptiveCacheHealthContributorAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "adaptiveCacheHealthContributor")
-    HealthContributor adaptiveCacheHealthContributor(ObjectProvider<DefaultCacheTemplate<?>> templates,
-            AdaptiveCacheSwitchers switchers) {
+    HealthContributor adaptiveCacheHealthContributor(ObjectProvider<CacheTemplate> templates, AdaptiveCacheSwitchers switchers) {
         Map<String, CacheTemplateHealthIndicator> indicators = new LinkedHashMap<>();
-        templates.orderedStream().forEach(template -> indicators.put(template.name(), new CacheTemplateHealthIndicator(template, switchers)));
+        CacheTemplateBeans.managed(templates)
+                .forEach(template -> indicators.put(template.name(), new CacheTemplateHealthIndicator(template, switchers)));
         return CompositeHealthContributor.fromMap(indicators);
     }
 }

@@ -1,9 +1,10 @@
 package io.adaptivecache.autoconfigure.metrics;
 
+import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.autoconfigure.CacheTemplateBeans;
 import io.adaptivecache.micrometer.CacheTemplateMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -15,8 +16,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Binds every cache template's meters ({@code adaptive.cache.*}) to the application's
- * {@link MeterRegistry}. Runs after Boot's meter registry auto-configuration; without
+ * Binds the meters ({@code adaptive.cache.*}) of every managed cache template, the application's
+ * own template beans too ({@link CacheTemplateBeans}), to the application's {@link MeterRegistry}. Runs after Boot's meter registry auto-configuration; without
  * Micrometer it is skipped and the templates work as before.
  */
 @AutoConfiguration(after = AdaptiveCacheAutoConfiguration.class,
@@ -28,8 +29,8 @@ public final class AdaptiveCacheMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "adaptiveCacheMeterBinder")
-    MeterBinder adaptiveCacheMeterBinder(ObjectProvider<DefaultCacheTemplate<?>> templates, AdaptiveCacheSwitchers switchers) {
-        return registry -> templates.orderedStream().forEach(template -> {
+    MeterBinder adaptiveCacheMeterBinder(ObjectProvider<CacheTemplate> templates, AdaptiveCacheSwitchers switchers) {
+        return registry -> CacheTemplateBeans.managed(templates).forEach(template -> {
             CacheTemplateMeters meters = CacheTemplateMeters.bind(template, registry, () -> {
                 StrategySwitcher switcher = switchers.get(template.name());
                 return switcher == null ? null : switcher.state().lastDecision();

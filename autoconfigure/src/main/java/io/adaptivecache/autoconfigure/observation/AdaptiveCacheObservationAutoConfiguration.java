@@ -1,7 +1,8 @@
 package io.adaptivecache.autoconfigure.observation;
 
+import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.autoconfigure.CacheTemplateBeans;
 import io.adaptivecache.micrometer.CacheCallObservationConvention;
 import io.adaptivecache.micrometer.CacheCallObservations;
 import io.micrometer.observation.ObservationRegistry;
@@ -15,7 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Makes every call of every cache template a Micrometer Observation
+ * Makes every call of every managed cache template (the application's own beans too) a Micrometer Observation
  * ({@code adaptive.cache.call}; a span when the application has tracing) when
  * {@code adaptive-cache.observations.enabled=true} and the application has an
  * {@link ObservationRegistry} (Boot's, with spring-boot-micrometer-observation or the actuator).
@@ -42,8 +43,8 @@ public final class AdaptiveCacheObservationAutoConfiguration {
      * start (with the application's lifecycle), so before their first call.
      */
     @Bean
-    SmartInitializingSingleton adaptiveCacheCallObservationsAttacher(ObjectProvider<DefaultCacheTemplate<?>> templates,
+    SmartInitializingSingleton adaptiveCacheCallObservationsAttacher(ObjectProvider<CacheTemplate> templates,
             CacheCallObservations observations) {
-        return () -> templates.orderedStream().forEach(template -> template.interceptCallsWith(observations));
+        return () -> CacheTemplateBeans.managed(templates).forEach(template -> template.interceptCallsWith(observations));
     }
 }

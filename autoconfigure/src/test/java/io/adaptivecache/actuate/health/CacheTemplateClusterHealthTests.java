@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.adaptivecache.autoconfigure.AdaptiveCacheProperties;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisClusterCacheTemplates;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisCluster;
@@ -34,7 +34,7 @@ class CacheTemplateClusterHealthTests {
     static final RedisClusterExtension redis = RedisClusterExtension.withNodeTimeout(Duration.ofSeconds(15));
 
     private final List<RedisServer> frozen = new ArrayList<>();
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
 
     @AfterEach
     void thawAndClose() {

@@ -175,7 +175,7 @@ class AdaptiveCacheSpringCacheAutoConfigurationTests {
                 .withPropertyValues("adaptive-cache.cache.backend=redis", "adaptive-cache.redis.timeout=300ms").run(context -> {
                     ProductService service = context.getBean(ProductService.class);
                     service.find(5);
-                    context.getBean("redisCacheTemplate", io.adaptivecache.command.DefaultCacheTemplate.class).close();
+                    context.getBean("redisCacheTemplate", io.adaptivecache.CacheTemplate.class).close();
 
                     assertThat(service.find(5)).isEqualTo(new Product(5, "product-5"));
                     assertThat(service.find(5)).isEqualTo(new Product(5, "product-5"));
@@ -189,7 +189,7 @@ class AdaptiveCacheSpringCacheAutoConfigurationTests {
         this.contextRunner.withUserConfiguration(CachingConfiguration.class).withPropertyValues("adaptive-cache.cache.on-error=rethrow")
                 .run(context -> {
                     ProductService service = context.getBean(ProductService.class);
-                    context.getBean("redisCacheTemplate", io.adaptivecache.command.DefaultCacheTemplate.class).close();
+                    context.getBean("redisCacheTemplate", io.adaptivecache.CacheTemplate.class).close();
 
                     org.assertj.core.api.Assertions.assertThatThrownBy(() -> service.find(9))
                             .isInstanceOf(io.adaptivecache.CacheConnectionException.class);

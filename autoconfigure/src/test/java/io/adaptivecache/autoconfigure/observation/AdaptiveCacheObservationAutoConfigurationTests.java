@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.micrometer.CacheCallContext;
 import io.adaptivecache.micrometer.CacheCallObservations;
 import io.adaptivecache.micrometer.DefaultCacheCallObservationConvention;
@@ -62,7 +62,7 @@ class AdaptiveCacheObservationAutoConfigurationTests {
     @Test
     void withObservationsOnEachRedisCallShouldBeOneObservationWithItsOutcomeAndNoKeyOrValue() {
         this.contextRunner.withPropertyValues("adaptive-cache.observations.enabled=true").run(context -> {
-            DefaultCacheTemplate<?> template = template(context, "redis");
+            ManagedCacheTemplate template = template(context, "redis");
             assertCalls(template, "redis", "SINGLE");
         });
     }
@@ -70,12 +70,12 @@ class AdaptiveCacheObservationAutoConfigurationTests {
     @Test
     void withObservationsOnEachMemcachedCallShouldBeOneObservationWithItsOutcomeAndNoKeyOrValue() {
         this.contextRunner.withPropertyValues("adaptive-cache.observations.enabled=true").run(context -> {
-            DefaultCacheTemplate<?> template = template(context, "memcached");
+            ManagedCacheTemplate template = template(context, "memcached");
             assertCalls(template, "memcached", "MULTI");
         });
     }
 
-    private void assertCalls(DefaultCacheTemplate<?> template, String backend, String strategy) throws Exception {
+    private void assertCalls(ManagedCacheTemplate template, String backend, String strategy) throws Exception {
         this.registry.clear();
         template.set(KEY, VALUE, Duration.ofMinutes(1));
         assertSingleObservation(backend, strategy, "set", "success", null);
@@ -105,7 +105,7 @@ class AdaptiveCacheObservationAutoConfigurationTests {
             server.start();
             this.contextRunner.withPropertyValues("adaptive-cache.observations.enabled=true", "adaptive-cache.redis.url=redis://127.0.0.1:"
                     + server.port(), "adaptive-cache.redis.timeout=300ms").run(context -> {
-                        DefaultCacheTemplate<?> template = template(context, "redis");
+                        ManagedCacheTemplate template = template(context, "redis");
                         template.set(KEY, VALUE, Duration.ofMinutes(1));
                         this.registry.clear();
                         server.freeze(); // the server stops answering: the call times out
@@ -131,7 +131,7 @@ class AdaptiveCacheObservationAutoConfigurationTests {
                     "adaptive-cache.redis.resilience.circuit-breaker.minimum-number-of-calls=2",
                     "adaptive-cache.redis.resilience.circuit-breaker.sliding-window-size=2",
                     "adaptive-cache.redis.resilience.circuit-breaker.wait-duration-in-open-state=1m").run(context -> {
-                        DefaultCacheTemplate<?> template = template(context, "redis");
+                        ManagedCacheTemplate template = template(context, "redis");
                         this.registry.clear();
                         server.kill(); // nothing listens any more
 
@@ -170,7 +170,7 @@ class AdaptiveCacheObservationAutoConfigurationTests {
                         "adaptive-cache.observations.enabled=true")
                 .run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(CacheCallObservations.class);
-                    DefaultCacheTemplate<?> template = template(context, "redis");
+                    ManagedCacheTemplate template = template(context, "redis");
                     template.set(KEY, VALUE, Duration.ofMinutes(1));
                     assertThat(template.get(KEY)).isEqualTo(VALUE);
                 });
@@ -178,7 +178,7 @@ class AdaptiveCacheObservationAutoConfigurationTests {
 
     private void exerciseBothTemplates(ApplicationContext context) throws Exception {
         for (String name : List.of("redis", "memcached")) {
-            DefaultCacheTemplate<?> template = template(context, name);
+            ManagedCacheTemplate template = template(context, name);
             template.set(KEY, VALUE, Duration.ofMinutes(1));
             assertThat(template.get(KEY)).isEqualTo(VALUE);
             assertThat(template.get(MISSING_KEY)).isNull();
@@ -225,7 +225,7 @@ class AdaptiveCacheObservationAutoConfigurationTests {
         return context;
     }
 
-    private static DefaultCacheTemplate<?> template(ApplicationContext context, String name) {
-        return context.getBean(name + "CacheTemplate", DefaultCacheTemplate.class);
+    private static ManagedCacheTemplate template(ApplicationContext context, String name) {
+        return context.getBean(name + "CacheTemplate", ManagedCacheTemplate.class);
     }
 }

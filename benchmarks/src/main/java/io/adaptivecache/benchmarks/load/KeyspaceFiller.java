@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisClusterCacheTemplates;
@@ -38,7 +38,7 @@ public final class KeyspaceFiller {
      * @param keys the key of each index
      */
     public static void fill(Backend backend, String address, byte[] value, IntFunction<String> keys) {
-        try (DefaultCacheTemplate<?> template = switch (backend) {
+        try (ManagedCacheTemplate template = switch (backend) {
             case REDIS -> RedisCacheTemplates.builder().uri("redis://" + address).commandTimeout(Duration.ofSeconds(10))
                     .strategy(StrategySpec.single()).start();
             case REDIS_CLUSTER -> RedisClusterCacheTemplates.builder().nodes(address).commandTimeout(Duration.ofSeconds(10))

@@ -17,7 +17,7 @@ import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
 import io.adaptivecache.benchmarks.load.Settling;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 
 /**
@@ -32,10 +32,10 @@ final class AdaptiveTemplateClient extends CacheTemplateClient {
     private static final Set<DecisionReason> RESTING = EnumSet.of(DecisionReason.STEADY, DecisionReason.SUPPRESSED,
             DecisionReason.BUDGET_EXHAUSTED);
 
-    private final DefaultCacheTemplate<?> template;
+    private final ManagedCacheTemplate template;
     private final StrategySwitcher switcher;
 
-    AdaptiveTemplateClient(DefaultCacheTemplate<?> template, AdaptiveTimings timings) {
+    AdaptiveTemplateClient(ManagedCacheTemplate template, AdaptiveTimings timings) {
         super(template);
         this.template = template;
         ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.Settings.defaults()

@@ -7,7 +7,7 @@ import java.util.List;
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.targets.AdaptiveTemplateClient.AdaptiveTimings;
 import io.adaptivecache.benchmarks.targets.BenchTarget.Kind;
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.memcached.MemcachedDriver;
 import io.adaptivecache.redis.RedisCacheTemplates;
@@ -135,26 +135,26 @@ public final class Targets {
         return StrategySpec.pooled(new PoolSettings(size, size, 0, maxWait));
     }
 
-    private static DefaultCacheTemplate<?> redis(String host, int port, Duration timeout,
+    private static ManagedCacheTemplate redis(String host, int port, Duration timeout,
             StrategySpec strategy) {
         return redis(host, port, timeout, strategy, RedisDriver.LETTUCE);
     }
 
-    private static DefaultCacheTemplate<?> redis(String host, int port, Duration timeout, StrategySpec strategy, RedisDriver pooledDriver) {
+    private static ManagedCacheTemplate redis(String host, int port, Duration timeout, StrategySpec strategy, RedisDriver pooledDriver) {
         return RedisCacheTemplates.builder().uri("redis://" + host + ":" + port).commandTimeout(timeout).pooledDriver(pooledDriver)
                 .strategy(strategy).start();
     }
 
-    private static DefaultCacheTemplate<?> cluster(String host, int port, Duration timeout, StrategySpec strategy) {
+    private static ManagedCacheTemplate cluster(String host, int port, Duration timeout, StrategySpec strategy) {
         return RedisClusterCacheTemplates.builder().nodes(host + ":" + port).commandTimeout(timeout).strategy(strategy).start();
     }
 
-    private static DefaultCacheTemplate<?> memcached(String host, int port, Duration timeout,
+    private static ManagedCacheTemplate memcached(String host, int port, Duration timeout,
             StrategySpec strategy) {
         return memcached(host, port, timeout, strategy, MemcachedDriver.SPYMEMCACHED);
     }
 
-    private static DefaultCacheTemplate<?> memcached(String host, int port, Duration timeout, StrategySpec strategy,
+    private static ManagedCacheTemplate memcached(String host, int port, Duration timeout, StrategySpec strategy,
             MemcachedDriver driver) {
         return MemcachedCacheTemplates.builder().servers(host + ":" + port).driver(driver).operationTimeout(timeout)
                 .strategy(strategy).start();

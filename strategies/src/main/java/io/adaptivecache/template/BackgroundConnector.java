@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.template;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -7,6 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.adaptivecache.management.PendingConnection;
 import io.adaptivecache.strategy.SwappableConnectionStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.management;
 
 import java.time.Instant;
 

@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.template;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,13 +20,19 @@ import java.util.function.Function;
 import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.CacheOperations;
-import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
+import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.backend.CacheCommands;
+import io.adaptivecache.backend.CacheInputRules;
+import io.adaptivecache.backend.NodeProbe;
 import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.management.CallInterceptor;
+import io.adaptivecache.management.ManagedCacheTemplate;
+import io.adaptivecache.management.PendingConnection;
 import io.adaptivecache.metrics.NodeSensors;
 import io.adaptivecache.metrics.TemplateSensors;
 import io.adaptivecache.resilience.CallGuard;
@@ -38,7 +44,8 @@ import io.adaptivecache.strategy.SwappableConnectionStrategy;
 import io.adaptivecache.strategy.SwitchReport;
 
 /**
- * The {@link CacheTemplate} of every backend: validates input with the backend's
+ * The {@link ManagedCacheTemplate} of every backend, built by {@link AbstractCacheTemplateBuilder}
+ * and known to everything else by its interfaces only: validates input with the backend's
  * {@link CacheInputRules}, passes the call through its {@link CallGuard} (circuit breaker and
  * the like), leases a connection from the live strategy, and issues the backend's command on it.
  * Backends differ only in their {@link CacheBackend}. In {@link CacheFailureMode#DEGRADE} mode a
@@ -50,7 +57,7 @@ import io.adaptivecache.strategy.SwitchReport;
  *
  * @param <C> the backend's native connection type
  */
-public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> implements CacheTemplate {
+final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> implements ManagedCacheTemplate {
 
     /** A caller that waits for the reply on its own thread: it may be served by a blocking connection. */
     private static final boolean SYNC = false;
@@ -101,7 +108,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
      * @param initialStrategy the strategy to open on {@link #start()}
      * @param drainTimeout longest wait for a retired strategy's calls to finish
      */
-    public DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout) {
+    DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout) {
         this(name, backend, initialStrategy, drainTimeout, PoolConfigCustomizer.NONE);
     }
 
@@ -113,7 +120,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
      * @param drainTimeout longest wait for a retired strategy's calls to finish
      * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
      */
-    public DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
+    DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
             PoolConfigCustomizer poolCustomizer) {
         this(name, backend, initialStrategy, drainTimeout, poolCustomizer, CallGuard.NONE, CacheFailureMode.FAIL_FAST);
     }
@@ -128,7 +135,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
      * @param guard every call passes through it; the template closes it
      * @param failureMode what callers see when a call fails
      */
-    public DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
+    DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
             PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode) {
         this.guard = Objects.requireNonNull(guard, "guard");
         this.failureMode = Objects.requireNonNull(failureMode, "failureMode");
@@ -144,16 +151,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         this.awaitNanos = backend.commandTimeout().multipliedBy(2).plusSeconds(1).toNanos();
     }
 
-    /**
-     * Opens the initial strategy's connections. In {@link CacheFailureMode#DEGRADE} mode a
-     * server that cannot be reached does not fail the start: the template starts
-     * {@linkplain #isConnected() not connected}, every call fails at once and degrades (reads are
-     * misses, writes are skipped, both counted), and one daemon thread
-     * ({@code adaptive-cache-connect-<name>}) retries with a backoff from 100 ms doubling to 5 s
-     * until the strategy opens, then swaps it in; {@link #close()} stops it.
-     * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached, in
-     *     {@link CacheFailureMode#FAIL_FAST} mode
-     */
+    @Override
     public void start() {
         if (failureMode == CacheFailureMode.FAIL_FAST) {
             connections.start(initialStrategy);
@@ -175,20 +173,12 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         }
     }
 
-    /**
-     * Whether calls reach the server: {@code false} while a template started in
-     * {@link CacheFailureMode#DEGRADE} mode without its server has not connected yet (and before
-     * {@link #start()}).
-     * @return {@code true} once the strategy is open
-     */
+    @Override
     public boolean isConnected() {
         return connections.isConnected();
     }
 
-    /**
-     * Where the background attempts to connect stand, while the template has not connected yet.
-     * @return the attempts' status, or empty once connected (or if it never had to wait)
-     */
+    @Override
     public Optional<PendingConnection> pendingConnection() {
         BackgroundConnector pending = this.connector;
         if (pending == null || connections.isConnected() || closed.get()) {
@@ -197,152 +187,92 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         return Optional.of(pending.status());
     }
 
-    /**
-     * Whether the template serves calls.
-     * @return {@code true} between {@link #start()} and {@link #close()}
-     */
+    @Override
     public boolean isRunning() {
         return connections.isRunning();
     }
 
-    /**
-     * Replaces the connection strategy while calls run; no call fails because of it.
-     * @param spec the new strategy
-     * @return what the switch did
-     */
+    @Override
     public SwitchReport switchStrategy(StrategySpec spec) {
         return connections.switchTo(spec);
     }
 
-    /**
-     * The live strategy.
-     * @return its spec
-     */
+    @Override
     public StrategySpec activeStrategy() {
         return connections.activeSpec();
     }
 
-    /**
-     * The live strategy's figures.
-     * @return the figures
-     */
+    @Override
     public StrategyStats strategyStats() {
         return connections.stats();
     }
 
-    /**
-     * Connections borrowed from POOLED strategies since start, across switches.
-     * @return the count
-     */
+    @Override
     public long totalBorrows() {
         return connections.totalBorrows();
     }
 
-    /**
-     * Time callers spent waiting for a pooled connection since start, across switches.
-     * @return nanoseconds
-     */
+    @Override
     public long totalBorrowWaitNanos() {
         return connections.totalBorrowWaitNanos();
     }
 
-    /**
-     * Connections this template has open, including those of a strategy still draining.
-     * @return the count
-     */
+    @Override
     public int openConnections() {
         return connections.openConnections();
     }
 
-    /**
-     * Whether this template's POOLED strategies run on blocking connections (a Jedis-pooled Redis
-     * template), which the adaptive policy may choose for a few callers on a short round trip.
-     * @return {@code true} if they do
-     */
+    @Override
     public boolean pooledConnectionsBlock() {
         return backend.connections().exclusiveConnectionsBlock();
     }
 
-    /**
-     * Figures per server node, for a backend that spreads keys over several (Redis Cluster).
-     * @return the node sensors, or empty for a backend that does not attribute calls to nodes
-     */
+    @Override
     public Optional<NodeSensors> nodeSensors() {
         return backend.nodeSensors();
     }
 
-    /**
-     * Asks each server node whether it answers, for a backend that spreads keys over several
-     * (Redis Cluster): what a health check should use rather than {@link #probe(String)}, which
-     * reaches only one key's node.
-     * @return the probe, or empty for a backend with one server
-     */
+    @Override
     public Optional<NodeProbe> nodeProbe() {
         return backend.nodeProbe();
     }
 
-    /**
-     * This template's sensors: per-call latency and outcome counts, sampled per window by the
-     * adaptive switcher; attach a further observer (Micrometer) with {@link TemplateSensors#observeWith}.
-     * @return the sensors
-     */
+    @Override
     public TemplateSensors sensors() {
         return sensors;
     }
 
-    /**
-     * Wraps every call from now on (Micrometer Observations, say); health probes are not wrapped.
-     * Set it before the template serves calls.
-     * @param interceptor the interceptor, or {@code null} for none
-     */
+    @Override
     public void interceptCallsWith(CallInterceptor interceptor) {
         this.interceptor = interceptor;
     }
 
-    /**
-     * The guard's state: circuit breaker, retry, bulkhead.
-     * @return the status ({@link GuardStatus#UNGUARDED} without a guard)
-     */
+    @Override
     public GuardStatus guardStatus() {
         return guard.status();
     }
 
-    /**
-     * What callers see when a call fails.
-     * @return the mode
-     */
+    @Override
     public CacheFailureMode failureMode() {
         return failureMode;
     }
 
-    /**
-     * Reads that failed and were answered as a miss ({@link CacheFailureMode#DEGRADE}) since start.
-     * @return the count
-     */
+    @Override
     public long degradedReads() {
         return degradedReads.sum();
     }
 
-    /**
-     * Writes that failed and were skipped ({@link CacheFailureMode#DEGRADE}) since start.
-     * @return the count
-     */
+    @Override
     public long skippedWrites() {
         return skippedWrites.sum();
     }
 
-    /**
-     * The backend's kind, such as {@code redis}.
-     * @return the kind
-     */
+    @Override
     public String backendKind() {
         return backend.kind();
     }
 
-    /**
-     * The input this template accepts.
-     * @return the rules
-     */
+    @Override
     public CacheInputRules inputRules() {
         return rules;
     }
@@ -362,12 +292,7 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         return new CodecCacheOperations<>(this, codec);
     }
 
-    /**
-     * Reads a key through the guard but never degraded to a miss: a health check's question
-     * "does the server answer?", which {@link CacheFailureMode#DEGRADE} must not hide.
-     * @param key the key to read
-     * @throws io.adaptivecache.CacheException if the server does not answer or the circuit is open
-     */
+    @Override
     public void probe(String key) {
         rules.checkKey(key);
         await(unintercepted(CacheCommand.GET, connection -> commands.get(connection, key), null, SYNC));
@@ -641,7 +566,6 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
         rules.checkTtl(ttl);
     }
 
-    /** Drains calls in flight, closes every connection, then releases the backend's resources. Idempotent. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {

@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.template;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +18,9 @@ import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
+import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.backend.CacheCommands;
+import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
 import io.adaptivecache.strategy.StrategySpec;

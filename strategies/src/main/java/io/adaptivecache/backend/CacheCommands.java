@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.backend;
 
 import java.time.Duration;
 import java.util.List;

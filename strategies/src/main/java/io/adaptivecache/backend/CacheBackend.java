@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.backend;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -9,7 +9,7 @@ import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
 
 /**
- * Everything a {@link DefaultCacheTemplate} needs from one backend (Redis, memcached): how to
+ * Everything a cache template needs from one backend (Redis, memcached): how to
  * open a connection, how to issue each command on it, which input it accepts and how its
  * exceptions read. A backend owns the client-wide resources (event loops, timers) that its
  * connections share, and releases them in {@link #close()}.

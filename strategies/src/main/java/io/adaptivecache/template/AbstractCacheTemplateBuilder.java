@@ -1,9 +1,11 @@
-package io.adaptivecache.command;
+package io.adaptivecache.template;
 
 import java.time.Duration;
 import java.util.Objects;
 
 import io.adaptivecache.CacheFailureMode;
+import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
@@ -11,7 +13,8 @@ import io.adaptivecache.strategy.StrategySpec;
 /**
  * What every backend's template builder shares: the name, the strategy, the drain timeout, the
  * pool hook and the build/start steps. A backend's builder adds its connection settings and
- * builds its {@link CacheBackend}.
+ * builds its {@link CacheBackend}. What it builds is a {@link ManagedCacheTemplate}; the
+ * implementation behind it is not API.
  *
  * @param <B> the concrete builder, returned by every setter
  * @param <C> the backend's native connection type
@@ -105,11 +108,11 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     protected abstract CacheBackend<C> backend();
 
     /**
-     * Builds a template without connecting; call {@link DefaultCacheTemplate#start()} (or let a
+     * Builds a template without connecting; call {@link ManagedCacheTemplate#start()} (or let a
      * lifecycle do it) before use.
      * @return the template
      */
-    public DefaultCacheTemplate<C> build() {
+    public ManagedCacheTemplate build() {
         return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer,
                 this.guard, this.failureMode);
     }
@@ -117,12 +120,12 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     /**
      * Builds a template and opens its connections.
      * @return the running template (in {@link CacheFailureMode#DEGRADE} mode, possibly not
-     *     {@linkplain DefaultCacheTemplate#isConnected() connected} yet: see {@link DefaultCacheTemplate#start()})
+     *     {@linkplain ManagedCacheTemplate#isConnected() connected} yet: see {@link ManagedCacheTemplate#start()})
      * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached, in
      *     {@link CacheFailureMode#FAIL_FAST} mode
      */
-    public DefaultCacheTemplate<C> start() {
-        DefaultCacheTemplate<C> template = build();
+    public ManagedCacheTemplate start() {
+        ManagedCacheTemplate template = build();
         try {
             template.start();
         }

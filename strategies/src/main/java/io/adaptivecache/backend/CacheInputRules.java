@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.backend;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -150,7 +150,13 @@ public final class CacheInputRules {
         return c == ' ' ? "a space" : String.format("a control character (U+%04X)", (int) c);
     }
 
-    static String quote(String key) {
+    /**
+     * A key as a failure message shows it: in quotes, control characters escaped, cut after
+     * {@value #QUOTED_KEY_LIMIT} characters.
+     * @param key the key, not null
+     * @return the quoted key
+     */
+    public static String quote(String key) {
         StringBuilder quoted = new StringBuilder("\"");
         int shown = Math.min(key.length(), QUOTED_KEY_LIMIT);
         for (int i = 0; i < shown; i++) {

@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.backend;
 
 import io.adaptivecache.metrics.NodeSensor;
 

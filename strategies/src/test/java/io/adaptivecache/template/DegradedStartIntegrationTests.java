@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.template;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,11 +19,13 @@ import io.adaptivecache.adaptive.DecisionReason;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
-import io.adaptivecache.memcached.MemcachedCacheTemplates;
-import io.adaptivecache.memcached.MemcachedDriver;
 import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
+import io.adaptivecache.management.ManagedCacheTemplate;
+import io.adaptivecache.management.PendingConnection;
+import io.adaptivecache.memcached.MemcachedCacheTemplates;
+import io.adaptivecache.memcached.MemcachedDriver;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisDriver;
 import io.adaptivecache.strategy.PoolSettings;
@@ -55,7 +57,7 @@ class DegradedStartIntegrationTests {
     private static final byte[] VALUE = "served after the server appeared".getBytes(StandardCharsets.US_ASCII);
 
     private ServerProcess server;
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
 
     @AfterEach
     void cleanUp() {

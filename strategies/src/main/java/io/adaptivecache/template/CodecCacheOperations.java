@@ -1,4 +1,4 @@
-package io.adaptivecache.command;
+package io.adaptivecache.template;
 
 import java.time.Duration;
 import java.util.Collection;
