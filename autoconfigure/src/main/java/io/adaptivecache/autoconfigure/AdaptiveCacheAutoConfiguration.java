@@ -18,7 +18,9 @@ import org.springframework.context.annotation.Import;
  * {@value #REDIS_TEMPLATE} and {@value #MEMCACHED_TEMPLATE}; inject one with
  * {@code @Qualifier("redisCacheTemplate") CacheTemplate cache}, or without a qualifier when it
  * is the only one. Define a bean of the same name to replace it. Connections open when the
- * context starts ({@link CacheTemplatesLifecycle}).
+ * context starts ({@link CacheTemplatesLifecycle}). Each template's adaptive switcher asks the
+ * policy of a {@link StrategyPolicyProvider} bean that answers for the template, or the default
+ * one, adjusted by {@link StrategyPolicyCustomizer} beans.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(AdaptiveCacheProperties.class)
@@ -33,8 +35,10 @@ public final class AdaptiveCacheAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AdaptiveCacheSwitchers adaptiveCacheSwitchers(AdaptiveCacheProperties properties, ApplicationEventPublisher events) {
-        return new AdaptiveCacheSwitchers(properties, events);
+    AdaptiveCacheSwitchers adaptiveCacheSwitchers(AdaptiveCacheProperties properties, ApplicationEventPublisher events,
+            ObjectProvider<StrategyPolicyProvider> policyProviders, ObjectProvider<StrategyPolicyCustomizer> policyCustomizers) {
+        return new AdaptiveCacheSwitchers(properties, events, policyProviders.orderedStream().toList(),
+                policyCustomizers.orderedStream().toList());
     }
 
     @Bean

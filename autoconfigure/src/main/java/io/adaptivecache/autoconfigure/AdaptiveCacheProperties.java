@@ -49,6 +49,14 @@ public class AdaptiveCacheProperties {
         return this.observations;
     }
 
+    /**
+     * The properties section of each template, each naming its template.
+     * @return the Redis and the memcached section
+     */
+    public List<TemplateSettings> templates() {
+        return List.of(this.redis, this.memcached);
+    }
+
     /** Micrometer Observations of cache calls (spans with tracing), for an application that has an ObservationRegistry. */
     public static class Observations {
 
@@ -786,6 +794,20 @@ public class AdaptiveCacheProperties {
     /** What every backend's template has: a switch, the strategy and the drain timeout of a strategy switch. */
     public abstract static class TemplateSettings {
 
+        /**
+         * The name of the template these properties configure; the section's name under {@code adaptive-cache}.
+         * @return the name, such as {@code redis}
+         */
+        public abstract String templateName();
+
+        /**
+         * The prefix of these properties, for messages that name one.
+         * @return the prefix, such as {@code adaptive-cache.redis}
+         */
+        public String prefix() {
+            return "adaptive-cache." + templateName();
+        }
+
         /** Whether to create this backend's cache template. */
         private boolean enabled = true;
 
@@ -835,6 +857,14 @@ public class AdaptiveCacheProperties {
 
     /** Redis backend, over lettuce-core. */
     public static class Redis extends TemplateSettings {
+
+        /** The Redis template's name. */
+        static final String TEMPLATE_NAME = "redis";
+
+        @Override
+        public String templateName() {
+            return TEMPLATE_NAME;
+        }
 
         /** Redis URL, such as redis://user:password@example.com:6379/0 or rediss:// for TLS. Overrides host, port, username, password, database and ssl. */
         private String url;
@@ -1033,6 +1063,14 @@ public class AdaptiveCacheProperties {
 
     /** Memcached backend, over spymemcached or XMemcached; one connection of a strategy is one client of the driver. */
     public static class Memcached extends TemplateSettings {
+
+        /** The memcached template's name. */
+        static final String TEMPLATE_NAME = "memcached";
+
+        @Override
+        public String templateName() {
+            return TEMPLATE_NAME;
+        }
 
         /** Client library of every strategy: spymemcached, or xmemcached (faster here at 8 or more callers on a short round trip; async calls complete before they return; no SASL). Needs its jar; the starter brings both. */
         private io.adaptivecache.memcached.MemcachedDriver driver = io.adaptivecache.memcached.MemcachedDriver.SPYMEMCACHED;

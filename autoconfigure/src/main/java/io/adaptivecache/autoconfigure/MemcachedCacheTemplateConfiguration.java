@@ -36,10 +36,10 @@ class MemcachedCacheTemplateConfiguration {
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards, ResourceLoader resourceLoader) {
         AdaptiveCacheProperties.Memcached memcached = properties.getMemcached();
         MemcachedDriver driver = driver(memcached.getDriver(), resourceLoader.getClassLoader());
-        MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().name("memcached").driver(driver)
+        MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().name(memcached.templateName()).driver(driver)
                 .servers(servers(memcached.getServers())).protocol(memcached.getProtocol())
                 .strategy(StrategySpecs.initial(PREFIX, memcached))
-                .poolConfig(PoolCustomizers.forTemplate("memcached", poolCustomizers));
+                .poolConfig(PoolCustomizers.forTemplate(memcached.templateName(), poolCustomizers));
         // Each driver's customizers name its own classes; only the chosen driver's are touched.
         if (driver == MemcachedDriver.XMEMCACHED) {
             XMemcachedCustomizers.apply(builder, xmemcachedCustomizers);
@@ -47,7 +47,7 @@ class MemcachedCacheTemplateConfiguration {
         else {
             SpymemcachedCustomizers.apply(builder, factoryCustomizers);
         }
-        RedisCacheTemplateConfiguration.resilience(builder, "memcached", PREFIX, memcached, guards);
+        RedisCacheTemplateConfiguration.resilience(builder, memcached.templateName(), PREFIX, memcached, guards);
         RedisCacheTemplateConfiguration.positive(PREFIX + ".operation-timeout", memcached.getOperationTimeout(),
                 builder::operationTimeout);
         RedisCacheTemplateConfiguration.positive(PREFIX + ".connect-timeout", memcached.getConnectTimeout(), builder::connectTimeout);

@@ -49,16 +49,16 @@ class RedisCacheTemplateConfiguration {
         if (!clusterNodes.isEmpty()) {
             pooledDriver(redis, true);
         }
-        builder.name("redis");
+        builder.name(redis.templateName());
         builder.credentialsSource(RedisCredentialSettings.source(redis, binder, !clusterNodes.isEmpty()));
         RedisCredentialSettings.warnIgnoredByUrl(redis);
         builder.transport(transport(redis));
         builder.strategy(StrategySpecs.initial(PREFIX, redis));
-        builder.poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers));
+        builder.poolConfig(PoolCustomizers.forTemplate(redis.templateName(), poolCustomizers));
         builder.clientOptions(options -> sslOptions(bundleName, sslBundles).ifPresent(options::sslOptions));
         builder.clientOptions(options -> optionsCustomizers.orderedStream().forEach(customizer -> customizer.customize(options)));
         builder.clientResources(resources -> resourcesCustomizers.orderedStream().forEach(customizer -> customizer.customize(resources)));
-        resilience(builder, "redis", PREFIX, redis, guards);
+        resilience(builder, redis.templateName(), PREFIX, redis, guards);
         positive(PREFIX + ".timeout", redis.getTimeout(), builder::commandTimeout);
         positive(PREFIX + ".connect-timeout", redis.getConnectTimeout(), builder::connectTimeout);
         positive(PREFIX + ".drain-timeout", redis.getDrainTimeout(), builder::drainTimeout);

@@ -82,14 +82,14 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    ThresholdStrategyPolicy.BlockingPool defaults = AdaptiveCacheSwitchers.blockingPool(prefix,
+                    ThresholdStrategyPolicy.BlockingPool defaults = StrategyPolicies.blockingPool(prefix,
                             context.getBean(AdaptiveCacheProperties.class).getRedis().getAdaptive().getBlockingPool());
                     assertThat(defaults).isEqualTo(ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
                 prefix + ".large-value-size=64KB", prefix + ".max-round-trip=2ms").run(context -> {
                     assertThat(context).hasNotFailed();
-                    ThresholdStrategyPolicy.BlockingPool bound = AdaptiveCacheSwitchers.blockingPool(prefix,
+                    ThresholdStrategyPolicy.BlockingPool bound = StrategyPolicies.blockingPool(prefix,
                             context.getBean(AdaptiveCacheProperties.class).getRedis().getAdaptive().getBlockingPool());
                     assertThat(bound.largeValueBytes()).isEqualTo(64 * 1024);
                     assertThat(bound.maxRoundTrip()).isEqualTo(Duration.ofMillis(2));
@@ -120,7 +120,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         });
         this.contextRunner.run(context -> assertThat(context.getBean(AdaptiveCacheSwitchers.class).get("redis").connectionLimit())
                 .as("the default").isEqualTo(StrategySwitcher.DEFAULT_CONNECTION_LIMIT));
-        assertThat(AdaptiveCacheSwitchers.policySettings(prefix, adaptive(1, null)).maxConnections())
+        assertThat(StrategyPolicies.defaultPolicy(prefix, adaptive(1, null), false).settings().maxConnections())
                 .as("the policy's default cap (one per processor) stays within the limit").isEqualTo(1);
         this.contextRunner.withPropertyValues(prefix + ".connection-limit=0").run(context -> {
             assertThat(context).hasFailed();

@@ -157,6 +157,15 @@ public final class StrategySwitcher implements AutoCloseable {
         this.since = wallClock.instant();
     }
 
+    /**
+     * The policy this switcher asks, for tools and tests that check which one it is and how it
+     * is set; its decisions are made on the switcher's thread only.
+     * @return the policy
+     */
+    public StrategyPolicy policy() {
+        return this.policy;
+    }
+
     /** Starts evaluating one window every {@code window} on a daemon thread. The template must be started. */
     public synchronized void start() {
         if (this.executor != null) {

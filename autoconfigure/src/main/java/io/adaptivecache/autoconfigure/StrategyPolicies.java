@@ -1,0 +1,126 @@
+package io.adaptivecache.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.adaptivecache.adaptive.StrategyPolicy;
+import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
+import io.adaptivecache.strategy.SelectorType;
+
+/**
+ * Chooses the policy of each template's switcher: the first {@link StrategyPolicyProvider} that
+ * answers for the template, else a {@link ThresholdStrategyPolicy} built from the template's own
+ * {@code adaptive} properties and adjusted by every {@link StrategyPolicyCustomizer}.
+ */
+final class StrategyPolicies {
+
+    private final List<StrategyPolicyProvider> providers;
+    private final List<StrategyPolicyCustomizer> customizers;
+
+    StrategyPolicies(List<StrategyPolicyProvider> providers, List<StrategyPolicyCustomizer> customizers) {
+        this.providers = List.copyOf(providers);
+        this.customizers = List.copyOf(customizers);
+    }
+
+    /**
+     * A new policy for a template.
+     * @param templateName the template's name, which providers and customizers are told
+     * @param prefix the template's properties prefix, such as {@code adaptive-cache.redis}, for messages
+     * @param adaptive the template's adaptive properties (the defaults for a template no property configures)
+     * @param selector how the MULTI strategies the policy proposes pick a connection: the template's
+     *        {@code strategy.multi.selector}
+     * @param blockingConnections whether the template's POOLED strategies run on blocking connections
+     */
+    StrategyPolicy policyFor(String templateName, String prefix, AdaptiveCacheProperties.Adaptive adaptive, SelectorType selector,
+            boolean blockingConnections) {
+        for (StrategyPolicyProvider provider : this.providers) {
+            StrategyPolicy policy = provider.policyFor(templateName);
+            if (policy != null) {
+                return policy;
+            }
+        }
+        ThresholdStrategyPolicy.Builder builder = defaultPolicy(prefix + ".adaptive", adaptive, blockingConnections)
+                .selector(selector);
+        this.customizers.forEach(customizer -> customizer.customize(templateName, builder));
+        ThresholdStrategyPolicy policy = builder.build();
+        // The switcher refuses an operator's request above the limit; the policy must not propose one either.
+        int limit = adaptive.getConnectionLimit();
+        if (policy.settings().maxConnections() > limit
+                || (policy.blockingPool() != null && policy.blockingPool().poolSize() > limit)) {
+            throw new IllegalStateException("A StrategyPolicyCustomizer gave the policy of template '" + templateName
+                    + "' more connections than " + prefix + ".adaptive.connection-limit (" + limit + ") allows");
+        }
+        return policy;
+    }
+
+    /** The default policy as the template's adaptive properties set it, before customizers. */
+    static ThresholdStrategyPolicy.Builder defaultPolicy(String prefix, AdaptiveCacheProperties.Adaptive adaptive,
+            boolean blockingConnections) {
+        positive(prefix + ".window", adaptive.getWindow());
+        positive(prefix + ".dwell", adaptive.getDwell());
+        positive(prefix + ".trial", adaptive.getTrial());
+        Integer maxConnections = adaptive.getMaxConnections();
+        if (maxConnections != null && maxConnections < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-connections", maxConnections,
+                    "it must be at least 1 (leave it unset for one per processor)");
+        }
+        int limit = adaptive.getConnectionLimit();
+        if (limit < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".connection-limit", limit, "it must be at least 1");
+        }
+        if (maxConnections != null && maxConnections > limit) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-connections", maxConnections,
+                    "it must be at most " + prefix + ".connection-limit (" + limit + ")");
+        }
+        if (adaptive.getMaxSwitchesPerHour() < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-switches-per-hour", adaptive.getMaxSwitchesPerHour(),
+                    "it must be at least 1");
+        }
+        ThresholdStrategyPolicy.Builder builder = ThresholdStrategyPolicy.builder();
+        // Unset, one connection per processor, but never above the limit.
+        int defaultCap = builder.settings().maxConnections();
+        builder.maxConnections(maxConnections != null ? maxConnections : Math.min(defaultCap, limit))
+                .minCallsPerWindow(adaptive.getMinCallsPerWindow()).dwell(adaptive.getDwell()).trial(adaptive.getTrial())
+                .maxSwitchesPerHour(adaptive.getMaxSwitchesPerHour());
+        // A template with blocking POOLED connections lets the policy move a few callers onto them.
+        if (blockingConnections && adaptive.getBlockingPool().isEnabled()) {
+            ThresholdStrategyPolicy.BlockingPool blockingPool = blockingPool(prefix + ".blocking-pool", adaptive.getBlockingPool());
+            if (blockingPool.poolSize() > limit) {
+                throw new InvalidAdaptiveCachePropertyException(prefix + ".blocking-pool.pool-size", blockingPool.poolSize(),
+                        "it must be at most " + prefix + ".connection-limit (" + limit + ")");
+            }
+            builder.blockingPool(blockingPool);
+        }
+        return builder;
+    }
+
+    static ThresholdStrategyPolicy.BlockingPool blockingPool(String prefix, AdaptiveCacheProperties.BlockingPool settings) {
+        positive(prefix + ".max-mean-latency", settings.getMaxMeanLatency());
+        positive(prefix + ".max-wait", settings.getMaxWait());
+        if (settings.getPoolSize() < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".pool-size", settings.getPoolSize(), "it must be at least 1");
+        }
+        positive(prefix + ".max-round-trip", settings.getMaxRoundTrip());
+        if (settings.getLargeValueSize() != null && settings.getLargeValueSize().toBytes() < 2) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".large-value-size", settings.getLargeValueSize(),
+                    "it must be at least 2 bytes (values stay large down to half of it), or unset to leave the rule off");
+        }
+        long largeValueBytes = settings.getLargeValueSize() == null ? ThresholdStrategyPolicy.BlockingPool.DEFAULT_LARGE_VALUE_BYTES
+                : settings.getLargeValueSize().toBytes();
+        try {
+            return new ThresholdStrategyPolicy.BlockingPool(settings.getMaxConcurrency(), settings.getMaxMeanLatency(),
+                    settings.getPoolSize(), settings.getMaxWait(), largeValueBytes, settings.getMaxRoundTrip());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-concurrency", settings.getMaxConcurrency(),
+                    "it must be positive and at most 60% of pool-size (" + settings.getPoolSize()
+                            + "), so that the pool it proposes is not saturated at once");
+        }
+    }
+
+    private static void positive(String property, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a positive duration");
+        }
+    }
+}
