@@ -361,6 +361,22 @@ public final class StrategySwitcher implements AutoCloseable {
     }
 
     /**
+     * How often this switcher samples its template and asks the policy.
+     * @return the window length
+     */
+    public Duration window() {
+        return this.window;
+    }
+
+    /**
+     * How many windows {@link #windowHistory()} keeps at most.
+     * @return the capacity of the window history
+     */
+    public int windowHistoryCapacity() {
+        return this.windows.capacity();
+    }
+
+    /**
      * The last windows with the time each closed, oldest first: as many as the history keeps
      * (five minutes of them by default), so that a page opened after an incident can draw it.
      * @return a copy; empty before the first window

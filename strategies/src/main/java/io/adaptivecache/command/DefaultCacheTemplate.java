@@ -223,6 +223,14 @@ public final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[
     }
 
     /**
+     * The longest wait for a replaced strategy's calls to finish before its connections close.
+     * @return the drain timeout this template was built with
+     */
+    public Duration drainTimeout() {
+        return connections.drainTimeout();
+    }
+
+    /**
      * The live strategy's figures.
      * @return the figures
      */
