@@ -11,6 +11,9 @@ import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategyType;
+import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.memcached.MemcachedServerAddress;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
@@ -19,7 +22,7 @@ import org.springframework.util.unit.DataSize;
  * Configuration properties for adaptive-cache.
  */
 @ConfigurationProperties("adaptive-cache")
-public class AdaptiveCacheProperties {
+public class AdaptiveCacheProperties implements InitializingBean {
 
     /** Redis backend. */
     private final Redis redis = new Redis();
@@ -47,6 +50,33 @@ public class AdaptiveCacheProperties {
 
     public Observations getObservations() {
         return this.observations;
+    }
+
+    /**
+     * Checks the bound values once binding is done, so that a bad one fails startup naming the
+     * property before any bean uses it. The sections of a disabled backend or of disabled Spring
+     * Cache support are not checked. Rules that depend on more than the values (a client library
+     * on the classpath, the machine's transports, an SSL bundle) are checked where they apply.
+     * @throws InvalidAdaptiveCachePropertyException naming the first property at fault
+     */
+    @Override
+    public void afterPropertiesSet() {
+        validate();
+    }
+
+    /**
+     * Checks every section that is enabled.
+     * @throws InvalidAdaptiveCachePropertyException naming the first property at fault
+     */
+    public void validate() {
+        for (TemplateSettings template : templates()) {
+            if (template.isEnabled()) {
+                template.validate();
+            }
+        }
+        if (this.cache.isEnabled()) {
+            this.cache.validate("adaptive-cache.cache");
+        }
     }
 
     /**
@@ -117,6 +147,21 @@ public class AdaptiveCacheProperties {
 
         public Pool getPool() {
             return this.pool;
+        }
+
+        void validate(String prefix) {
+            PropertyRules.present(prefix + ".type", this.type, "single, multi, pooled or adaptive");
+            if (this.multi.getConnections() != null) {
+                PropertyRules.atLeast(prefix + ".multi.connections", this.multi.getConnections(), 1,
+                        "(leave it unset for one connection per processor)");
+            }
+            PropertyRules.present(prefix + ".multi.selector", this.multi.getSelector(), "round-robin or least-in-flight");
+            PropertyRules.atLeast(prefix + ".pool.max-total", this.pool.getMaxTotal(), 1);
+            PropertyRules.between(prefix + ".pool.max-idle", this.pool.getMaxIdle(), 0, this.pool.getMaxTotal(),
+                    "between 0 and max-total (" + this.pool.getMaxTotal() + ")");
+            PropertyRules.between(prefix + ".pool.min-idle", this.pool.getMinIdle(), 0, this.pool.getMaxIdle(),
+                    "between 0 and max-idle (" + this.pool.getMaxIdle() + ")");
+            PropertyRules.positive(prefix + ".pool.max-wait", this.pool.getMaxWait());
         }
     }
 
@@ -328,6 +373,33 @@ public class AdaptiveCacheProperties {
         public void setHistory(Duration history) {
             this.history = history;
         }
+
+        /** Checks the switcher's settings; the blocking pool's are checked where a template has blocking connections. */
+        void validate(String prefix) {
+            PropertyRules.present(prefix + ".mode", this.mode, "auto or advise");
+            PropertyRules.present(prefix + ".initial", this.initial, "single, multi or pooled");
+            PropertyRules.positive(prefix + ".window", this.window);
+            PropertyRules.positive(prefix + ".dwell", this.dwell);
+            PropertyRules.positive(prefix + ".trial", this.trial);
+            PropertyRules.atLeast(prefix + ".connection-limit", this.connectionLimit, 1);
+            if (this.maxConnections != null) {
+                PropertyRules.atLeast(prefix + ".max-connections", this.maxConnections, 1, "(leave it unset for one per processor)");
+                if (this.maxConnections > this.connectionLimit) {
+                    throw new InvalidAdaptiveCachePropertyException(prefix + ".max-connections", this.maxConnections,
+                            "it must be at most " + prefix + ".connection-limit (" + this.connectionLimit + ")");
+                }
+            }
+            PropertyRules.atLeast(prefix + ".min-calls-per-window", this.minCallsPerWindow, 0);
+            PropertyRules.atLeast(prefix + ".max-switches-per-hour", this.maxSwitchesPerHour, 1);
+            PropertyRules.positive(prefix + ".history", this.history);
+            try {
+                StrategySwitcher.historyWindows(this.history, this.window);
+            }
+            catch (IllegalArgumentException ex) {
+                throw new InvalidAdaptiveCachePropertyException(prefix + ".history", this.history, "it must cover at most "
+                        + StrategySwitcher.MAX_HISTORY_WINDOWS + " windows of " + prefix + ".window (" + this.window + ")");
+            }
+        }
     }
 
     /** When the adaptive switcher moves callers to blocking POOLED connections: few callers, or large values, on a short round trip. */
@@ -414,6 +486,27 @@ public class AdaptiveCacheProperties {
         public void setMaxRoundTrip(Duration maxRoundTrip) {
             this.maxRoundTrip = maxRoundTrip;
         }
+
+        /**
+         * Checks these settings; only for a template whose POOLED connections block, the only
+         * one that reads them.
+         */
+        void validate(String prefix) {
+            PropertyRules.positive(prefix + ".max-mean-latency", this.maxMeanLatency);
+            PropertyRules.positive(prefix + ".max-wait", this.maxWait);
+            PropertyRules.atLeast(prefix + ".pool-size", this.poolSize, 1);
+            PropertyRules.positive(prefix + ".max-round-trip", this.maxRoundTrip);
+            if (this.largeValueSize != null && this.largeValueSize.toBytes() < 2) {
+                throw new InvalidAdaptiveCachePropertyException(prefix + ".large-value-size", this.largeValueSize,
+                        "it must be at least 2 bytes (values stay large down to half of it), or unset to leave the rule off");
+            }
+            // The pool is left as saturated above 90% of its size: a proposal must stay clear of that.
+            if (!(this.maxConcurrency > 0) || this.maxConcurrency > this.poolSize * 0.6) {
+                throw new InvalidAdaptiveCachePropertyException(prefix + ".max-concurrency", this.maxConcurrency,
+                        "it must be positive and at most 60% of pool-size (" + this.poolSize
+                                + "), so that the pool it proposes is not saturated at once");
+            }
+        }
     }
 
     /** TLS to Redis. */
@@ -492,6 +585,15 @@ public class AdaptiveCacheProperties {
 
         public NodeBreaker getNodeBreaker() {
             return this.nodeBreaker;
+        }
+
+        /** Checks the values; the nodes and read-from are checked where they are turned into Lettuce's. */
+        void validate(String prefix) {
+            PropertyRules.zeroOrMore(prefix + ".max-redirects", this.maxRedirects, "");
+            PropertyRules.positive(prefix + ".refresh.period", this.refresh.getPeriod());
+            PropertyRules.zeroOrMore(prefix + ".node-breaker.failure-threshold", this.nodeBreaker.getFailureThreshold(),
+                    "no node breakers");
+            PropertyRules.positive(prefix + ".node-breaker.open-duration", this.nodeBreaker.getOpenDuration());
         }
     }
 
@@ -589,6 +691,22 @@ public class AdaptiveCacheProperties {
 
         public Bulkhead getBulkhead() {
             return this.bulkhead;
+        }
+
+        /** Checks the guards that are enabled. */
+        void validate(String prefix) {
+            PropertyRules.present(prefix + ".on-failure", this.onFailure, "fail-fast or degrade");
+            if (this.circuitBreaker.isEnabled()) {
+                this.circuitBreaker.validate(prefix + ".circuit-breaker");
+            }
+            if (this.retry.isEnabled()) {
+                PropertyRules.atLeast(prefix + ".retry.max-attempts", this.retry.getMaxAttempts(), 1);
+                PropertyRules.positive(prefix + ".retry.wait-duration", this.retry.getWaitDuration());
+            }
+            if (this.bulkhead.isEnabled()) {
+                PropertyRules.atLeast(prefix + ".bulkhead.max-concurrent-calls", this.bulkhead.getMaxConcurrentCalls(), 1);
+                PropertyRules.notNegative(prefix + ".bulkhead.max-wait-duration", this.bulkhead.getMaxWaitDuration(), "refuse at once");
+            }
         }
     }
 
@@ -692,6 +810,16 @@ public class AdaptiveCacheProperties {
 
         public void setPermittedNumberOfCallsInHalfOpenState(int permittedNumberOfCallsInHalfOpenState) {
             this.permittedNumberOfCallsInHalfOpenState = permittedNumberOfCallsInHalfOpenState;
+        }
+
+        void validate(String prefix) {
+            PropertyRules.percentage(prefix + ".failure-rate-threshold", this.failureRateThreshold);
+            PropertyRules.percentage(prefix + ".slow-call-rate-threshold", this.slowCallRateThreshold);
+            PropertyRules.positive(prefix + ".slow-call-duration-threshold", this.slowCallDurationThreshold);
+            PropertyRules.atLeast(prefix + ".sliding-window-size", this.slidingWindowSize, 1);
+            PropertyRules.atLeast(prefix + ".minimum-number-of-calls", this.minimumNumberOfCalls, 1);
+            PropertyRules.positive(prefix + ".wait-duration-in-open-state", this.waitDurationInOpenState);
+            PropertyRules.atLeast(prefix + ".permitted-number-of-calls-in-half-open-state", this.permittedNumberOfCallsInHalfOpenState, 1);
         }
     }
 
@@ -807,6 +935,25 @@ public class AdaptiveCacheProperties {
         public String prefix() {
             return "adaptive-cache." + templateName();
         }
+
+        /**
+         * Checks this section's values.
+         * @throws InvalidAdaptiveCachePropertyException naming the first property at fault
+         */
+        void validate() {
+            String prefix = prefix();
+            PropertyRules.positive(prefix + ".drain-timeout", this.drainTimeout);
+            this.strategy.validate(prefix + ".strategy");
+            this.adaptive.validate(prefix + ".adaptive");
+            this.resilience.validate(prefix + ".resilience");
+            validateBackend(prefix);
+        }
+
+        /**
+         * Checks the values of this backend's own settings.
+         * @param prefix this section's prefix
+         */
+        abstract void validateBackend(String prefix);
 
         /** Whether to create this backend's cache template. */
         private boolean enabled = true;
@@ -924,6 +1071,24 @@ public class AdaptiveCacheProperties {
 
         /** Largest value accepted. */
         private DataSize maxValueSize = DataSize.ofMegabytes(512);
+
+        @Override
+        void validateBackend(String prefix) {
+            if (this.port != null) {
+                PropertyRules.between(prefix + ".port", this.port, 1, 65535, "between 1 and 65535");
+            }
+            if (this.database != null) {
+                PropertyRules.zeroOrMore(prefix + ".database", this.database, "");
+            }
+            PropertyRules.present(prefix + ".transport", this.transport, "auto, nio, epoll or io_uring");
+            PropertyRules.positive(prefix + ".timeout", this.timeout);
+            PropertyRules.positive(prefix + ".connect-timeout", this.connectTimeout);
+            PropertyRules.positive(prefix + ".max-reconnect-delay", this.maxReconnectDelay);
+            PropertyRules.atLeast(prefix + ".request-queue-size", this.requestQueueSize, 1);
+            PropertyRules.size(prefix + ".max-key-size", this.maxKeySize, DataSize.ofBytes(1), "1B");
+            PropertyRules.size(prefix + ".max-value-size", this.maxValueSize, DataSize.ofBytes(1), "1B");
+            this.cluster.validate(prefix + ".cluster");
+        }
 
         /** Whether any connection setting of adaptive-cache.redis is given (otherwise spring.data.redis.* is used when present). */
         boolean hasConnectionSettings() {
@@ -1101,6 +1266,57 @@ public class AdaptiveCacheProperties {
 
         /** The servers' item size limit (memcached -I); values are limited to this less room for the item header. */
         private DataSize itemSizeMax = DataSize.ofMegabytes(1);
+
+        @Override
+        void validateBackend(String prefix) {
+            serverAddresses(prefix);
+            PropertyRules.present(prefix + ".protocol", this.protocol, "binary or text");
+            PropertyRules.present(prefix + ".driver", this.driver, "spymemcached or xmemcached");
+            PropertyRules.positive(prefix + ".operation-timeout", this.operationTimeout);
+            PropertyRules.positive(prefix + ".connect-timeout", this.connectTimeout);
+            // spymemcached counts its reconnect delay in whole seconds.
+            if (this.maxReconnectDelay == null || this.maxReconnectDelay.getSeconds() < 1) {
+                throw new InvalidAdaptiveCachePropertyException(prefix + ".max-reconnect-delay", this.maxReconnectDelay,
+                        "it must be at least 1s");
+            }
+            PropertyRules.atLeast(prefix + ".operation-queue-size", this.operationQueueSize, 1);
+            PropertyRules.size(prefix + ".item-size-max", this.itemSizeMax, DataSize.ofKilobytes(1), "1KB");
+            if (this.username != null) {
+                if (!this.protocol.supportsSasl()) {
+                    throw new InvalidAdaptiveCachePropertyException(prefix + ".protocol", this.protocol,
+                            "SASL authentication (" + prefix + ".username) needs the binary protocol");
+                }
+                if (!this.driver.supportsSasl()) {
+                    throw new InvalidAdaptiveCachePropertyException(prefix + ".driver", this.driver.name().toLowerCase(java.util.Locale.ROOT),
+                            "SASL authentication (" + prefix + ".username) needs the spymemcached driver");
+                }
+            }
+        }
+
+        /**
+         * The servers, parsed.
+         * @param prefix this section's prefix, for the message naming an entry at fault
+         * @return the addresses, in order
+         * @throws InvalidAdaptiveCachePropertyException if the list is empty or an entry is malformed
+         */
+        List<MemcachedServerAddress> serverAddresses(String prefix) {
+            if (this.servers == null || this.servers.isEmpty()) {
+                throw new InvalidAdaptiveCachePropertyException(prefix + ".servers", this.servers,
+                        "it must list at least one server as host:port or host:port:weight");
+            }
+            List<MemcachedServerAddress> addresses = new ArrayList<>();
+            for (int i = 0; i < this.servers.size(); i++) {
+                String entry = this.servers.get(i).trim();
+                try {
+                    addresses.add(MemcachedServerAddress.parse(entry));
+                }
+                catch (IllegalArgumentException ex) {
+                    throw new InvalidAdaptiveCachePropertyException(prefix + ".servers[" + i + "]", entry,
+                            "it must be host:port or host:port:weight with a port from 1 to 65535 and a weight of at least 1");
+                }
+            }
+            return addresses;
+        }
 
         public List<String> getServers() {
             return this.servers;
@@ -1316,6 +1532,14 @@ public class AdaptiveCacheProperties {
 
         public void setOnError(OnError onError) {
             this.onError = onError;
+        }
+
+        /** Checks the values; whether each backend named has a template is checked when the cache manager is made. */
+        void validate(String prefix) {
+            PropertyRules.notNegative(prefix + ".default-ttl", this.defaultTtl, "no expiry");
+            this.ttl.forEach((name, ttl) -> PropertyRules.notNegative(prefix + ".ttl." + name, ttl, "no expiry"));
+            PropertyRules.present(prefix + ".serializer", this.serializer, "json or jdk");
+            PropertyRules.present(prefix + ".on-error", this.onError, "degrade or rethrow");
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.adaptivecache.autoconfigure;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -98,12 +97,12 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
         AdaptiveCacheProperties.TemplateSettings settings = this.templateSettings.get(template.name());
         String prefix = settings != null ? settings.prefix() : "adaptive-cache." + template.name();
         AdaptiveCacheProperties.Adaptive adaptive = settings != null ? settings.getAdaptive() : new AdaptiveCacheProperties.Adaptive();
-        StrategySpec pinned = settings != null ? StrategySpecs.pinned(prefix, settings) : template.activeStrategy();
+        StrategySpec pinned = settings != null ? StrategySpecs.pinned(settings) : template.activeStrategy();
         SelectorType selector = settings != null ? settings.getStrategy().getMulti().getSelector() : SelectorType.ROUND_ROBIN;
         StrategyPolicy policy = this.policies.policyFor(template.name(), prefix, adaptive, selector, template.pooledConnectionsBlock());
         StrategySwitcher switcher = new StrategySwitcher(template, policy, adaptive.getWindow(), adaptive.getMode(), pinned,
                 System::nanoTime, Clock.systemUTC(), this::publish, adaptive.getConnectionLimit(),
-                historyWindows(prefix + ".adaptive", adaptive));
+                historyWindows(adaptive));
         this.switchers.put(template.name(), switcher);
         switcher.start();
     }
@@ -131,22 +130,9 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
         this.events.publishEvent(new CacheStrategySwitchedEvent(this, event));
     }
 
-    /** The windows {@code history} covers, checked: the property is named if it is not positive or reaches too far. */
-    static int historyWindows(String prefix, AdaptiveCacheProperties.Adaptive adaptive) {
-        positive(prefix + ".history", adaptive.getHistory());
-        try {
-            return StrategySwitcher.historyWindows(adaptive.getHistory(), adaptive.getWindow());
-        }
-        catch (IllegalArgumentException ex) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".history", adaptive.getHistory(), "it must cover at most "
-                    + StrategySwitcher.MAX_HISTORY_WINDOWS + " windows of " + prefix + ".window (" + adaptive.getWindow() + ")");
-        }
-    }
-
-    private static void positive(String property, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a positive duration");
-        }
+    /** The windows {@code history} covers (checked, with {@code window}, when the properties were bound). */
+    static int historyWindows(AdaptiveCacheProperties.Adaptive adaptive) {
+        return StrategySwitcher.historyWindows(adaptive.getHistory(), adaptive.getWindow());
     }
 
     /** For tests and tools: whether a template's switcher is in the given mode. */

@@ -1,6 +1,5 @@
 package io.adaptivecache.autoconfigure;
 
-import java.time.Duration;
 import java.util.List;
 
 import io.adaptivecache.adaptive.StrategyPolicy;
@@ -53,33 +52,20 @@ final class StrategyPolicies {
         return policy;
     }
 
-    /** The default policy as the template's adaptive properties set it, before customizers. */
+    /**
+     * The default policy as the template's adaptive properties (checked when bound) set it, before customizers.
+     * @param prefix the adaptive section's prefix, such as {@code adaptive-cache.redis.adaptive}, for messages
+     * @param adaptive the adaptive section
+     * @param blockingConnections whether the template's POOLED strategies run on blocking connections, the only
+     *        ones its blocking-pool settings apply to (and are checked for)
+     */
     static ThresholdStrategyPolicy.Builder defaultPolicy(String prefix, AdaptiveCacheProperties.Adaptive adaptive,
             boolean blockingConnections) {
-        positive(prefix + ".window", adaptive.getWindow());
-        positive(prefix + ".dwell", adaptive.getDwell());
-        positive(prefix + ".trial", adaptive.getTrial());
-        Integer maxConnections = adaptive.getMaxConnections();
-        if (maxConnections != null && maxConnections < 1) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-connections", maxConnections,
-                    "it must be at least 1 (leave it unset for one per processor)");
-        }
-        int limit = adaptive.getConnectionLimit();
-        if (limit < 1) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".connection-limit", limit, "it must be at least 1");
-        }
-        if (maxConnections != null && maxConnections > limit) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-connections", maxConnections,
-                    "it must be at most " + prefix + ".connection-limit (" + limit + ")");
-        }
-        if (adaptive.getMaxSwitchesPerHour() < 1) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-switches-per-hour", adaptive.getMaxSwitchesPerHour(),
-                    "it must be at least 1");
-        }
         ThresholdStrategyPolicy.Builder builder = ThresholdStrategyPolicy.builder();
+        int limit = adaptive.getConnectionLimit();
         // Unset, one connection per processor, but never above the limit.
         int defaultCap = builder.settings().maxConnections();
-        builder.maxConnections(maxConnections != null ? maxConnections : Math.min(defaultCap, limit))
+        builder.maxConnections(adaptive.getMaxConnections() != null ? adaptive.getMaxConnections() : Math.min(defaultCap, limit))
                 .minCallsPerWindow(adaptive.getMinCallsPerWindow()).dwell(adaptive.getDwell()).trial(adaptive.getTrial())
                 .maxSwitchesPerHour(adaptive.getMaxSwitchesPerHour());
         // A template with blocking POOLED connections lets the policy move a few callers onto them.
@@ -94,33 +80,12 @@ final class StrategyPolicies {
         return builder;
     }
 
+    /** The blocking pool's settings, checked here: only a template with blocking connections reads them. */
     static ThresholdStrategyPolicy.BlockingPool blockingPool(String prefix, AdaptiveCacheProperties.BlockingPool settings) {
-        positive(prefix + ".max-mean-latency", settings.getMaxMeanLatency());
-        positive(prefix + ".max-wait", settings.getMaxWait());
-        if (settings.getPoolSize() < 1) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".pool-size", settings.getPoolSize(), "it must be at least 1");
-        }
-        positive(prefix + ".max-round-trip", settings.getMaxRoundTrip());
-        if (settings.getLargeValueSize() != null && settings.getLargeValueSize().toBytes() < 2) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".large-value-size", settings.getLargeValueSize(),
-                    "it must be at least 2 bytes (values stay large down to half of it), or unset to leave the rule off");
-        }
+        settings.validate(prefix);
         long largeValueBytes = settings.getLargeValueSize() == null ? ThresholdStrategyPolicy.BlockingPool.DEFAULT_LARGE_VALUE_BYTES
                 : settings.getLargeValueSize().toBytes();
-        try {
-            return new ThresholdStrategyPolicy.BlockingPool(settings.getMaxConcurrency(), settings.getMaxMeanLatency(),
-                    settings.getPoolSize(), settings.getMaxWait(), largeValueBytes, settings.getMaxRoundTrip());
-        }
-        catch (IllegalArgumentException ex) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-concurrency", settings.getMaxConcurrency(),
-                    "it must be positive and at most 60% of pool-size (" + settings.getPoolSize()
-                            + "), so that the pool it proposes is not saturated at once");
-        }
-    }
-
-    private static void positive(String property, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a positive duration");
-        }
+        return new ThresholdStrategyPolicy.BlockingPool(settings.getMaxConcurrency(), settings.getMaxMeanLatency(),
+                settings.getPoolSize(), settings.getMaxWait(), largeValueBytes, settings.getMaxRoundTrip());
     }
 }

@@ -143,10 +143,10 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
     void theHistoryShouldKeepItsSpanOfWindowsForTheEndpointAndBadValuesShouldNameTheProperty() {
         String prefix = "adaptive-cache.redis.adaptive";
         AdaptiveCacheProperties.Adaptive adaptive = new AdaptiveCacheProperties.Adaptive();
-        assertThat(AdaptiveCacheSwitchers.historyWindows(prefix, adaptive)).as("5 minutes of 1 s windows").isEqualTo(300);
+        assertThat(AdaptiveCacheSwitchers.historyWindows(adaptive)).as("5 minutes of 1 s windows").isEqualTo(300);
         adaptive.setHistory(Duration.ofMinutes(2));
         adaptive.setWindow(Duration.ofMillis(500));
-        assertThat(AdaptiveCacheSwitchers.historyWindows(prefix, adaptive)).isEqualTo(240);
+        assertThat(AdaptiveCacheSwitchers.historyWindows(adaptive)).isEqualTo(240);
 
         // Windows of 100 ms, 300 ms of them kept: the endpoint serves the newest three, oldest first, ending with the last window.
         this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=adaptivecache", prefix + ".window=100ms",

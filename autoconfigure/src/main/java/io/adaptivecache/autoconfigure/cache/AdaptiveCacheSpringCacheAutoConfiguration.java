@@ -50,8 +50,6 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
                         : AdaptiveCacheProperties.Backend.MEMCACHED;
         template(templates, defaultBackend, PREFIX + ".backend");
         cache.getBackends().forEach((name, backend) -> template(templates, backend, PREFIX + ".backends." + name));
-        checkTtl(PREFIX + ".default-ttl", cache.getDefaultTtl());
-        cache.getTtl().forEach((name, ttl) -> checkTtl(PREFIX + ".ttl." + name, ttl));
         CacheFailureHandler failures = new CacheFailureHandler(cache.getOnError() == AdaptiveCacheProperties.OnError.RETHROW,
                 Duration.ofSeconds(30));
         return new AdaptiveCacheManager(name -> {
@@ -72,12 +70,6 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
                             + templates.keySet());
         }
         return template;
-    }
-
-    private static void checkTtl(String property, Duration ttl) {
-        if (ttl == null || ttl.isNegative()) {
-            throw new InvalidAdaptiveCachePropertyException(property, ttl, "it must be zero (no expiry) or a positive duration");
-        }
     }
 
     /** JSON through the application's Jackson, when Jackson is present and JSON is chosen (the default). */
