@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Import;
  * one, adjusted by {@link StrategyPolicyCustomizer} beans.
  */
 @AutoConfiguration
-@EnableConfigurationProperties(AdaptiveCacheProperties.class)
+@EnableConfigurationProperties({ AdaptiveCacheRedisProperties.class, AdaptiveCacheMemcachedProperties.class })
 @Import({ ResilienceConfiguration.class, RedisCacheTemplateConfiguration.class, MemcachedCacheTemplateConfiguration.class })
 public final class AdaptiveCacheAutoConfiguration {
 
@@ -35,9 +35,10 @@ public final class AdaptiveCacheAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AdaptiveCacheSwitchers adaptiveCacheSwitchers(AdaptiveCacheProperties properties, ApplicationEventPublisher events,
-            ObjectProvider<StrategyPolicyProvider> policyProviders, ObjectProvider<StrategyPolicyCustomizer> policyCustomizers) {
-        return new AdaptiveCacheSwitchers(properties, events, policyProviders.orderedStream().toList(),
+    AdaptiveCacheSwitchers adaptiveCacheSwitchers(ObjectProvider<AdaptiveCacheTemplateProperties> templates,
+            ApplicationEventPublisher events, ObjectProvider<StrategyPolicyProvider> policyProviders,
+            ObjectProvider<StrategyPolicyCustomizer> policyCustomizers) {
+        return new AdaptiveCacheSwitchers(templates.orderedStream().toList(), events, policyProviders.orderedStream().toList(),
                 policyCustomizers.orderedStream().toList());
     }
 

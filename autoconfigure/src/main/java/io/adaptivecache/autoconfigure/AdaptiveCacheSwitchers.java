@@ -30,7 +30,7 @@ import org.springframework.context.ApplicationEventPublisher;
  */
 public class AdaptiveCacheSwitchers implements StrategySwitchers {
 
-    private final Map<String, AdaptiveCacheProperties.TemplateSettings> templateSettings = new LinkedHashMap<>();
+    private final Map<String, AdaptiveCacheTemplateProperties> templateSettings = new LinkedHashMap<>();
     private final StrategyPolicies policies;
     private final ApplicationEventPublisher events;
     private final Map<String, StrategySwitcher> switchers = Collections.synchronizedMap(new LinkedHashMap<>());
@@ -38,24 +38,24 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
 
     /**
      * Creates the registry, whose switchers ask the default policy as the properties set it.
-     * @param properties the adaptive settings per backend
+     * @param templates the properties section of each template that has one
      * @param events where switches are published
      */
-    public AdaptiveCacheSwitchers(AdaptiveCacheProperties properties, ApplicationEventPublisher events) {
-        this(properties, events, List.of(), List.of());
+    public AdaptiveCacheSwitchers(List<? extends AdaptiveCacheTemplateProperties> templates, ApplicationEventPublisher events) {
+        this(templates, events, List.of(), List.of());
     }
 
     /**
      * Creates the registry.
-     * @param properties the adaptive settings per backend
+     * @param templates the properties section of each template that has one
      * @param events where switches are published
      * @param policyProviders the application's own policies, asked in order for each template
      * @param policyCustomizers applied in order to the default policy of a template no provider answers for
      */
-    public AdaptiveCacheSwitchers(AdaptiveCacheProperties properties, ApplicationEventPublisher events,
+    public AdaptiveCacheSwitchers(List<? extends AdaptiveCacheTemplateProperties> templates, ApplicationEventPublisher events,
             List<StrategyPolicyProvider> policyProviders, List<StrategyPolicyCustomizer> policyCustomizers) {
         // Each properties section names the template it configures: no lookup by backend here.
-        properties.templates().forEach(settings -> this.templateSettings.put(settings.templateName(), settings));
+        templates.forEach(settings -> this.templateSettings.put(settings.templateName(), settings));
         this.policies = new StrategyPolicies(policyProviders, policyCustomizers);
         this.events = events;
     }
@@ -94,9 +94,9 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
      * section (the defaults for a template none configures), with the policy {@link StrategyPolicies} chooses.
      */
     void start(DefaultCacheTemplate<?> template) {
-        AdaptiveCacheProperties.TemplateSettings settings = this.templateSettings.get(template.name());
+        AdaptiveCacheTemplateProperties settings = this.templateSettings.get(template.name());
         String prefix = settings != null ? settings.prefix() : "adaptive-cache." + template.name();
-        AdaptiveCacheProperties.Adaptive adaptive = settings != null ? settings.getAdaptive() : new AdaptiveCacheProperties.Adaptive();
+        AdaptiveCacheTemplateProperties.Adaptive adaptive = settings != null ? settings.getAdaptive() : new AdaptiveCacheTemplateProperties.Adaptive();
         StrategySpec pinned = settings != null ? StrategySpecs.pinned(settings) : template.activeStrategy();
         SelectorType selector = settings != null ? settings.getStrategy().getMulti().getSelector() : SelectorType.ROUND_ROBIN;
         StrategyPolicy policy = this.policies.policyFor(template.name(), prefix, adaptive, selector, template.pooledConnectionsBlock());
@@ -116,7 +116,7 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
      */
     @Override
     public String connectionLimitProperty(String name) {
-        AdaptiveCacheProperties.TemplateSettings settings = this.templateSettings.get(name);
+        AdaptiveCacheTemplateProperties settings = this.templateSettings.get(name);
         return settings != null ? settings.prefix() + ".adaptive.connection-limit" : null;
     }
 
@@ -131,7 +131,7 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
     }
 
     /** The windows {@code history} covers (checked, with {@code window}, when the properties were bound). */
-    static int historyWindows(AdaptiveCacheProperties.Adaptive adaptive) {
+    static int historyWindows(AdaptiveCacheTemplateProperties.Adaptive adaptive) {
         return StrategySwitcher.historyWindows(adaptive.getHistory(), adaptive.getWindow());
     }
 

@@ -26,11 +26,10 @@ class MemcachedCacheTemplateConfiguration {
 
     @Bean(AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
-    DefaultCacheTemplate<MemcachedConnection> memcachedCacheTemplate(AdaptiveCacheProperties properties,
+    DefaultCacheTemplate<MemcachedConnection> memcachedCacheTemplate(AdaptiveCacheMemcachedProperties memcached,
             ObjectProvider<MemcachedConnectionFactoryCustomizer> factoryCustomizers,
             ObjectProvider<XMemcachedClientBuilderCustomizer> xmemcachedCustomizers,
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards, ResourceLoader resourceLoader) {
-        AdaptiveCacheProperties.Memcached memcached = properties.getMemcached();
         // The properties were checked when bound; the driver's presence depends on the classpath.
         MemcachedDriver driver = driver(memcached.getDriver(), resourceLoader.getClassLoader());
         MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().driver(driver)

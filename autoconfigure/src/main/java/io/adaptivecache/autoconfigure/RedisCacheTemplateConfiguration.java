@@ -33,12 +33,11 @@ class RedisCacheTemplateConfiguration {
 
     @Bean(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
-    DefaultCacheTemplate<?> redisCacheTemplate(AdaptiveCacheProperties properties, Environment environment,
+    DefaultCacheTemplate<?> redisCacheTemplate(AdaptiveCacheRedisProperties redis, Environment environment,
             ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
             ObjectProvider<RedisClientResourcesCustomizer> resourcesCustomizers,
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards,
             ObjectProvider<SslBundles> sslBundles) {
-        AdaptiveCacheProperties.Redis redis = properties.getRedis();
         Binder binder = Binder.get(environment);
         String bundleName = sslBundleName(redis, binder);
         List<RedisURI> clusterNodes = RedisClusterSettings.nodes(redis, binder, bundleName != null);
@@ -64,7 +63,7 @@ class RedisCacheTemplateConfiguration {
         return builder.build();
     }
 
-    private static RedisCacheTemplates.Builder standalone(AdaptiveCacheProperties.Redis redis, Binder binder, String bundleName,
+    private static RedisCacheTemplates.Builder standalone(AdaptiveCacheRedisProperties redis, Binder binder, String bundleName,
             ObjectProvider<SslBundles> sslBundles) {
         RedisDriver driver = pooledDriver(redis, false);
         RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName))
@@ -80,7 +79,7 @@ class RedisCacheTemplateConfiguration {
      * The POOLED driver asked for, refused here when Jedis is missing or the template is a cluster's; unset, Jedis where
      * it can serve (its blocking pool is the fastest path for few callers; ...Async calls stay on Lettuce).
      */
-    private static RedisDriver pooledDriver(AdaptiveCacheProperties.Redis redis, boolean cluster) {
+    private static RedisDriver pooledDriver(AdaptiveCacheRedisProperties redis, boolean cluster) {
         RedisDriver driver = redis.getPooledDriver();
         if (driver == null) {
             return !cluster && jedisPresent() ? RedisDriver.JEDIS : RedisDriver.LETTUCE;
@@ -101,7 +100,7 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** The transport asked for, refused here (naming the property) when the machine cannot give it. */
-    private static RedisTransport transport(AdaptiveCacheProperties.Redis redis) {
+    private static RedisTransport transport(AdaptiveCacheRedisProperties redis) {
         RedisTransport transport = redis.getTransport();
         String unavailable = transport.unavailability();
         if (unavailable != null) {
@@ -115,7 +114,7 @@ class RedisCacheTemplateConfiguration {
      * The URL wins; then host, port and the rest; when none of those is given and the
      * application configures Spring Data Redis, its {@code spring.data.redis.*} settings.
      */
-    static RedisURI redisUri(AdaptiveCacheProperties.Redis redis, Binder binder) {
+    static RedisURI redisUri(AdaptiveCacheRedisProperties redis, Binder binder) {
         if (redis.getUrl() != null) {
             RedisURI uri = parseUrl(PREFIX + ".url", redis.getUrl());
             if (redis.getClientName() != null) {
@@ -151,7 +150,7 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** The bundle named under adaptive-cache.redis.ssl, or Spring Data Redis's when its settings are the ones reused. */
-    private static String sslBundleName(AdaptiveCacheProperties.Redis redis, Binder binder) {
+    private static String sslBundleName(AdaptiveCacheRedisProperties redis, Binder binder) {
         if (redis.getSsl().getBundle() != null || redis.hasConnectionSettings()) {
             return redis.getSsl().getBundle();
         }

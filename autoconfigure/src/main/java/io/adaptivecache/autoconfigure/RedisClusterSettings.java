@@ -28,7 +28,7 @@ final class RedisClusterSettings {
      * The seed nodes with the credentials and TLS that apply to every node.
      * @return empty when no cluster is configured
      */
-    static List<RedisURI> nodes(AdaptiveCacheProperties.Redis redis, Binder binder, boolean sslBundle) {
+    static List<RedisURI> nodes(AdaptiveCacheRedisProperties redis, Binder binder, boolean sslBundle) {
         List<String> ours = redis.getCluster().getNodes();
         if (!ours.isEmpty()) {
             return parse(PREFIX + ".nodes", ours, redis.getUsername(), redis.getPassword(),
@@ -49,8 +49,8 @@ final class RedisClusterSettings {
     }
 
     /** A cluster builder with the cluster settings applied; the caller applies the rest. */
-    static RedisClusterCacheTemplates.Builder builder(AdaptiveCacheProperties.Redis redis, Binder binder, List<RedisURI> nodes) {
-        AdaptiveCacheProperties.Cluster cluster = redis.getCluster();
+    static RedisClusterCacheTemplates.Builder builder(AdaptiveCacheRedisProperties redis, Binder binder, List<RedisURI> nodes) {
+        AdaptiveCacheRedisProperties.Cluster cluster = redis.getCluster();
         RedisClusterCacheTemplates.Builder builder = RedisClusterCacheTemplates.builder().nodeUris(nodes);
         boolean springSettings = cluster.getNodes().isEmpty() && !redis.hasConnectionSettings();
         int maxRedirects = cluster.getMaxRedirects();
@@ -62,7 +62,7 @@ final class RedisClusterSettings {
         builder.maxRedirects(maxRedirects);
         builder.topologyRefreshPeriod(cluster.getRefresh().getPeriod());
         builder.adaptiveTopologyRefresh(cluster.getRefresh().isAdaptive());
-        AdaptiveCacheProperties.NodeBreaker nodeBreaker = cluster.getNodeBreaker();
+        AdaptiveCacheRedisProperties.NodeBreaker nodeBreaker = cluster.getNodeBreaker();
         builder.nodeBreaker(new NodeBreaker.Settings(nodeBreaker.getFailureThreshold(), nodeBreaker.getOpenDuration()));
         if (cluster.getReadFrom() != null) {
             builder.readFrom(readFrom(cluster.getReadFrom()));

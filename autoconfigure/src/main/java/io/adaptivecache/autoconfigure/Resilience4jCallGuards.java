@@ -51,10 +51,10 @@ final class Resilience4jCallGuards implements CacheCallGuards {
     }
 
     @Override
-    public CallGuard forTemplate(String template, String prefix, AdaptiveCacheProperties.TemplateSettings settings) {
-        AdaptiveCacheProperties.Resilience resilience = settings.getResilience();
+    public CallGuard forTemplate(String template, String prefix, AdaptiveCacheTemplateProperties settings) {
+        AdaptiveCacheTemplateProperties.Resilience resilience = settings.getResilience();
         String defaultName = "adaptive-cache-" + template;
-        AdaptiveCacheProperties.CircuitBreaker breakerProperties = resilience.getCircuitBreaker();
+        AdaptiveCacheTemplateProperties.CircuitBreaker breakerProperties = resilience.getCircuitBreaker();
         boolean anyEnabled = breakerProperties.isEnabled() || resilience.getRetry().isEnabled()
                 || resilience.getBulkhead().isEnabled();
         if (!anyEnabled) {
@@ -72,7 +72,7 @@ final class Resilience4jCallGuards implements CacheCallGuards {
     }
 
     // The values were checked when the properties were bound.
-    private CircuitBreaker circuitBreaker(AdaptiveCacheProperties.CircuitBreaker properties, String defaultName) {
+    private CircuitBreaker circuitBreaker(AdaptiveCacheTemplateProperties.CircuitBreaker properties, String defaultName) {
         String name = properties.getName() != null ? properties.getName() : defaultName;
         if (!properties.isEnabled()) {
             return CircuitBreaker.of(name + "-disabled", CircuitBreakerConfig.ofDefaults());
@@ -88,13 +88,13 @@ final class Resilience4jCallGuards implements CacheCallGuards {
                         .build()));
     }
 
-    private Retry retry(AdaptiveCacheProperties.Retry properties, String defaultName) {
+    private Retry retry(AdaptiveCacheTemplateProperties.Retry properties, String defaultName) {
         String name = properties.getName() != null ? properties.getName() : defaultName;
         return this.retries.find(name).orElseGet(() -> this.retries.retry(name,
                 Resilience4jCallGuard.readRetryDefaults(properties.getWaitDuration()).maxAttempts(properties.getMaxAttempts()).build()));
     }
 
-    private Bulkhead bulkhead(AdaptiveCacheProperties.Bulkhead properties, String defaultName) {
+    private Bulkhead bulkhead(AdaptiveCacheTemplateProperties.Bulkhead properties, String defaultName) {
         String name = properties.getName() != null ? properties.getName() : defaultName;
         return this.bulkheads.find(name).orElseGet(() -> this.bulkheads.bulkhead(name, Resilience4jCallGuard.bulkheadDefaults()
                 .maxConcurrentCalls(properties.getMaxConcurrentCalls()).maxWaitDuration(properties.getMaxWaitDuration()).build()));

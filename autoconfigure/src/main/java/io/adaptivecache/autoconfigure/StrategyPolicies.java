@@ -30,7 +30,7 @@ final class StrategyPolicies {
      *        {@code strategy.multi.selector}
      * @param blockingConnections whether the template's POOLED strategies run on blocking connections
      */
-    StrategyPolicy policyFor(String templateName, String prefix, AdaptiveCacheProperties.Adaptive adaptive, SelectorType selector,
+    StrategyPolicy policyFor(String templateName, String prefix, AdaptiveCacheTemplateProperties.Adaptive adaptive, SelectorType selector,
             boolean blockingConnections) {
         for (StrategyPolicyProvider provider : this.providers) {
             StrategyPolicy policy = provider.policyFor(templateName);
@@ -59,7 +59,7 @@ final class StrategyPolicies {
      * @param blockingConnections whether the template's POOLED strategies run on blocking connections, the only
      *        ones its blocking-pool settings apply to (and are checked for)
      */
-    static ThresholdStrategyPolicy.Builder defaultPolicy(String prefix, AdaptiveCacheProperties.Adaptive adaptive,
+    static ThresholdStrategyPolicy.Builder defaultPolicy(String prefix, AdaptiveCacheTemplateProperties.Adaptive adaptive,
             boolean blockingConnections) {
         ThresholdStrategyPolicy.Builder builder = ThresholdStrategyPolicy.builder();
         int limit = adaptive.getConnectionLimit();
@@ -81,7 +81,7 @@ final class StrategyPolicies {
     }
 
     /** The blocking pool's settings, checked here: only a template with blocking connections reads them. */
-    static ThresholdStrategyPolicy.BlockingPool blockingPool(String prefix, AdaptiveCacheProperties.BlockingPool settings) {
+    static ThresholdStrategyPolicy.BlockingPool blockingPool(String prefix, AdaptiveCacheTemplateProperties.BlockingPool settings) {
         settings.validate(prefix);
         long largeValueBytes = settings.getLargeValueSize() == null ? ThresholdStrategyPolicy.BlockingPool.DEFAULT_LARGE_VALUE_BYTES
                 : settings.getLargeValueSize().toBytes();

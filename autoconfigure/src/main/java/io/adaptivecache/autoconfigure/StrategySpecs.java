@@ -11,8 +11,8 @@ final class StrategySpecs {
     }
 
     /** The strategy a template opens with: the configured one, or adaptive.initial when the type is adaptive. */
-    static StrategySpec initial(AdaptiveCacheProperties.TemplateSettings settings) {
-        AdaptiveCacheProperties.Strategy strategy = settings.getStrategy();
+    static StrategySpec initial(AdaptiveCacheTemplateProperties settings) {
+        AdaptiveCacheTemplateProperties.Strategy strategy = settings.getStrategy();
         StrategyType type = switch (strategy.getType()) {
             case SINGLE -> StrategyType.SINGLE;
             case MULTI -> StrategyType.MULTI;
@@ -27,16 +27,16 @@ final class StrategySpecs {
     }
 
     /** The strategy pinned by configuration, or null when the switcher may choose. */
-    static StrategySpec pinned(AdaptiveCacheProperties.TemplateSettings settings) {
-        return settings.getStrategy().getType() == AdaptiveCacheProperties.StrategyChoice.ADAPTIVE ? null : initial(settings);
+    static StrategySpec pinned(AdaptiveCacheTemplateProperties settings) {
+        return settings.getStrategy().getType() == AdaptiveCacheTemplateProperties.StrategyChoice.ADAPTIVE ? null : initial(settings);
     }
 
-    private static StrategySpec multi(AdaptiveCacheProperties.Multi multi) {
+    private static StrategySpec multi(AdaptiveCacheTemplateProperties.Multi multi) {
         Integer connections = multi.getConnections();
         return StrategySpec.multi(connections != null ? connections : Runtime.getRuntime().availableProcessors(), multi.getSelector());
     }
 
-    private static PoolSettings pool(AdaptiveCacheProperties.Pool pool) {
+    private static PoolSettings pool(AdaptiveCacheTemplateProperties.Pool pool) {
         return new PoolSettings(pool.getMaxTotal(), pool.getMaxIdle(), pool.getMinIdle(), pool.getMaxWait());
     }
 }

@@ -83,14 +83,14 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     ThresholdStrategyPolicy.BlockingPool defaults = StrategyPolicies.blockingPool(prefix,
-                            context.getBean(AdaptiveCacheProperties.class).getRedis().getAdaptive().getBlockingPool());
+                            context.getBean(AdaptiveCacheRedisProperties.class).getAdaptive().getBlockingPool());
                     assertThat(defaults).isEqualTo(ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
                 prefix + ".large-value-size=64KB", prefix + ".max-round-trip=2ms").run(context -> {
                     assertThat(context).hasNotFailed();
                     ThresholdStrategyPolicy.BlockingPool bound = StrategyPolicies.blockingPool(prefix,
-                            context.getBean(AdaptiveCacheProperties.class).getRedis().getAdaptive().getBlockingPool());
+                            context.getBean(AdaptiveCacheRedisProperties.class).getAdaptive().getBlockingPool());
                     assertThat(bound.largeValueBytes()).isEqualTo(64 * 1024);
                     assertThat(bound.maxRoundTrip()).isEqualTo(Duration.ofMillis(2));
                     assertThat(bound.poolSize()).as("the other settings keep their defaults").isEqualTo(20);
@@ -142,7 +142,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
     @Test
     void theHistoryShouldKeepItsSpanOfWindowsForTheEndpointAndBadValuesShouldNameTheProperty() {
         String prefix = "adaptive-cache.redis.adaptive";
-        AdaptiveCacheProperties.Adaptive adaptive = new AdaptiveCacheProperties.Adaptive();
+        AdaptiveCacheTemplateProperties.Adaptive adaptive = new AdaptiveCacheTemplateProperties.Adaptive();
         assertThat(AdaptiveCacheSwitchers.historyWindows(adaptive)).as("5 minutes of 1 s windows").isEqualTo(300);
         adaptive.setHistory(Duration.ofMinutes(2));
         adaptive.setWindow(Duration.ofMillis(500));
@@ -181,8 +181,8 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         });
     }
 
-    private static AdaptiveCacheProperties.Adaptive adaptive(int connectionLimit, Integer maxConnections) {
-        AdaptiveCacheProperties.Adaptive adaptive = new AdaptiveCacheProperties.Adaptive();
+    private static AdaptiveCacheTemplateProperties.Adaptive adaptive(int connectionLimit, Integer maxConnections) {
+        AdaptiveCacheTemplateProperties.Adaptive adaptive = new AdaptiveCacheTemplateProperties.Adaptive();
         adaptive.setConnectionLimit(connectionLimit);
         adaptive.setMaxConnections(maxConnections);
         return adaptive;

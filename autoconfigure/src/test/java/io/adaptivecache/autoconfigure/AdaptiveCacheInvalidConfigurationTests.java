@@ -133,7 +133,8 @@ class AdaptiveCacheInvalidConfigurationTests {
     }
 
     @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
-    @org.springframework.boot.context.properties.EnableConfigurationProperties(AdaptiveCacheProperties.class)
+    @org.springframework.boot.context.properties.EnableConfigurationProperties({ AdaptiveCacheRedisProperties.class,
+            AdaptiveCacheMemcachedProperties.class, AdaptiveCacheSpringCacheProperties.class })
     static class PropertiesOnly {
     }
 
