@@ -23,10 +23,12 @@ import org.springframework.context.annotation.Import;
  * <p>A template bean of the application's own, built with a template builder (and so a
  * {@link ManagedCacheTemplate}), is managed as these are: started and closed with the context,
  * switched by an adaptive switcher, with meters, a health indicator and an endpoint entry under
- * its name. Each template needs a name of its own.
+ * its name. Each template needs a name of its own. Each template's adaptive switcher asks the
+ * policy of a {@link StrategyPolicyProvider} bean that answers for the template, or the default
+ * one, adjusted by {@link StrategyPolicyCustomizer} beans.
  */
 @AutoConfiguration
-@EnableConfigurationProperties(AdaptiveCacheProperties.class)
+@EnableConfigurationProperties({ AdaptiveCacheRedisProperties.class, AdaptiveCacheMemcachedProperties.class })
 @Import({ ResilienceConfiguration.class, RedisCacheTemplateConfiguration.class, MemcachedCacheTemplateConfiguration.class })
 public final class AdaptiveCacheAutoConfiguration {
 
@@ -38,8 +40,11 @@ public final class AdaptiveCacheAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AdaptiveCacheSwitchers adaptiveCacheSwitchers(AdaptiveCacheProperties properties, ApplicationEventPublisher events) {
-        return new AdaptiveCacheSwitchers(properties, events);
+    AdaptiveCacheSwitchers adaptiveCacheSwitchers(ObjectProvider<AdaptiveCacheTemplateProperties> templates,
+            ApplicationEventPublisher events, ObjectProvider<StrategyPolicyProvider> policyProviders,
+            ObjectProvider<StrategyPolicyCustomizer> policyCustomizers) {
+        return new AdaptiveCacheSwitchers(templates.orderedStream().toList(), events, policyProviders.orderedStream().toList(),
+                policyCustomizers.orderedStream().toList());
     }
 
     @Bean

@@ -12,7 +12,7 @@ public interface CacheCallGuards {
 
     /** Used when Resilience4j is absent: no guard, and a clear error if retry or bulkhead was asked for. */
     CacheCallGuards WITHOUT_RESILIENCE4J = (template, prefix, settings) -> {
-        AdaptiveCacheProperties.Resilience resilience = settings.getResilience();
+        AdaptiveCacheTemplateProperties.Resilience resilience = settings.getResilience();
         if (resilience.getRetry().isEnabled()) {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".resilience.retry.enabled", true,
                     "it needs io.github.resilience4j:resilience4j-retry (and -circuitbreaker, -bulkhead) on the classpath");
@@ -31,5 +31,5 @@ public interface CacheCallGuards {
      * @param settings its properties
      * @return the guard (the template closes it)
      */
-    CallGuard forTemplate(String template, String prefix, AdaptiveCacheProperties.TemplateSettings settings);
+    CallGuard forTemplate(String template, String prefix, AdaptiveCacheTemplateProperties settings);
 }

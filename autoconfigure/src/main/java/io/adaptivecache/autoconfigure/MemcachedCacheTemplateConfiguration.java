@@ -1,13 +1,9 @@
 package io.adaptivecache.autoconfigure;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.memcached.MemcachedDriver;
-import io.adaptivecache.memcached.MemcachedProtocol;
-import io.adaptivecache.memcached.MemcachedServerAddress;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -29,16 +25,15 @@ class MemcachedCacheTemplateConfiguration {
 
     @Bean(AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
-    ManagedCacheTemplate memcachedCacheTemplate(AdaptiveCacheProperties properties,
+    ManagedCacheTemplate memcachedCacheTemplate(AdaptiveCacheMemcachedProperties memcached,
             ObjectProvider<MemcachedConnectionFactoryCustomizer> factoryCustomizers,
             ObjectProvider<XMemcachedClientBuilderCustomizer> xmemcachedCustomizers,
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards, ResourceLoader resourceLoader) {
-        AdaptiveCacheProperties.Memcached memcached = properties.getMemcached();
+        // The properties were checked when bound; the driver's presence depends on the classpath.
         MemcachedDriver driver = driver(memcached.getDriver(), resourceLoader.getClassLoader());
-        MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().name("memcached").driver(driver)
-                .servers(servers(memcached.getServers())).protocol(memcached.getProtocol())
-                .strategy(StrategySpecs.initial(PREFIX, memcached))
-                .poolConfig(PoolCustomizers.forTemplate("memcached", poolCustomizers));
+        MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().driver(driver)
+                .servers(memcached.serverAddresses(PREFIX)).protocol(memcached.getProtocol());
+        TemplateBuilders.applyCommon(builder, memcached, guards, poolCustomizers);
         // Each driver's customizers name its own classes; only the chosen driver's are touched.
         if (driver == MemcachedDriver.XMEMCACHED) {
             XMemcachedCustomizers.apply(builder, xmemcachedCustomizers);
@@ -46,27 +41,12 @@ class MemcachedCacheTemplateConfiguration {
         else {
             SpymemcachedCustomizers.apply(builder, factoryCustomizers);
         }
-        RedisCacheTemplateConfiguration.resilience(builder, "memcached", PREFIX, memcached, guards);
-        RedisCacheTemplateConfiguration.positive(PREFIX + ".operation-timeout", memcached.getOperationTimeout(),
-                builder::operationTimeout);
-        RedisCacheTemplateConfiguration.positive(PREFIX + ".connect-timeout", memcached.getConnectTimeout(), builder::connectTimeout);
-        RedisCacheTemplateConfiguration.positive(PREFIX + ".drain-timeout", memcached.getDrainTimeout(), builder::drainTimeout);
-        StrategySpecs.property(PREFIX + ".max-reconnect-delay", memcached.getMaxReconnectDelay(), "it must be at least 1s",
-                () -> builder.maxReconnectDelay(memcached.getMaxReconnectDelay()));
-        StrategySpecs.property(PREFIX + ".operation-queue-size", memcached.getOperationQueueSize(), "it must be at least 1",
-                () -> builder.operationQueueSize(memcached.getOperationQueueSize()));
-        int itemSizeMax = RedisCacheTemplateConfiguration.bytes(PREFIX + ".item-size-max", memcached.getItemSizeMax());
-        StrategySpecs.property(PREFIX + ".item-size-max", memcached.getItemSizeMax(), "it must be at least 1KB",
-                () -> builder.itemSizeMax(itemSizeMax));
+        builder.operationTimeout(memcached.getOperationTimeout());
+        builder.connectTimeout(memcached.getConnectTimeout());
+        builder.maxReconnectDelay(memcached.getMaxReconnectDelay());
+        builder.operationQueueSize(memcached.getOperationQueueSize());
+        builder.itemSizeMax((int) memcached.getItemSizeMax().toBytes());
         if (memcached.getUsername() != null) {
-            if (memcached.getProtocol() != MemcachedProtocol.BINARY) {
-                throw new InvalidAdaptiveCachePropertyException(PREFIX + ".protocol", memcached.getProtocol(),
-                        "SASL authentication (" + PREFIX + ".username) needs the binary protocol");
-            }
-            if (driver == MemcachedDriver.XMEMCACHED) {
-                throw new InvalidAdaptiveCachePropertyException(PREFIX + ".driver", "xmemcached",
-                        "SASL authentication (" + PREFIX + ".username) needs the spymemcached driver");
-            }
             builder.credentials(memcached.getUsername(), memcached.getPassword() != null ? memcached.getPassword() : "");
         }
         return builder.build();
@@ -85,25 +65,6 @@ class MemcachedCacheTemplateConfiguration {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".driver", chosen.name().toLowerCase(java.util.Locale.ROOT), needs);
         }
         return chosen;
-    }
-
-    private static List<MemcachedServerAddress> servers(List<String> servers) {
-        if (servers == null || servers.isEmpty()) {
-            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".servers", servers,
-                    "it must list at least one server as host:port or host:port:weight");
-        }
-        List<MemcachedServerAddress> addresses = new ArrayList<>();
-        for (int i = 0; i < servers.size(); i++) {
-            String entry = servers.get(i).trim();
-            try {
-                addresses.add(MemcachedServerAddress.parse(entry));
-            }
-            catch (IllegalArgumentException ex) {
-                throw new InvalidAdaptiveCachePropertyException(PREFIX + ".servers[" + i + "]", entry,
-                        "it must be host:port or host:port:weight with a port from 1 to 65535 and a weight of at least 1");
-            }
-        }
-        return addresses;
     }
 
     /**

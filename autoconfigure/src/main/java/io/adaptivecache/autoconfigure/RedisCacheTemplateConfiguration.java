@@ -1,6 +1,5 @@
 package io.adaptivecache.autoconfigure;
 
-import java.time.Duration;
 import java.util.List;
 
 import io.adaptivecache.management.ManagedCacheTemplate;
@@ -23,7 +22,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.unit.DataSize;
 
 /** The Redis template, when lettuce-core is present. */
 @Configuration(proxyBeanMethods = false)
@@ -35,12 +33,11 @@ class RedisCacheTemplateConfiguration {
 
     @Bean(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE)
-    ManagedCacheTemplate redisCacheTemplate(AdaptiveCacheProperties properties, Environment environment,
+    ManagedCacheTemplate redisCacheTemplate(AdaptiveCacheRedisProperties redis, Environment environment,
             ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
             ObjectProvider<RedisClientResourcesCustomizer> resourcesCustomizers,
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards,
             ObjectProvider<SslBundles> sslBundles) {
-        AdaptiveCacheProperties.Redis redis = properties.getRedis();
         Binder binder = Binder.get(environment);
         String bundleName = sslBundleName(redis, binder);
         List<RedisURI> clusterNodes = RedisClusterSettings.nodes(redis, binder, bundleName != null);
@@ -49,28 +46,24 @@ class RedisCacheTemplateConfiguration {
         if (!clusterNodes.isEmpty()) {
             pooledDriver(redis, true);
         }
-        builder.name("redis");
+        // The properties were checked when bound; what is checked here depends on the classpath, the machine or the context.
+        TemplateBuilders.applyCommon(builder, redis, guards, poolCustomizers);
         builder.credentialsSource(RedisCredentialSettings.source(redis, binder, !clusterNodes.isEmpty()));
         RedisCredentialSettings.warnIgnoredByUrl(redis);
         builder.transport(transport(redis));
-        builder.strategy(StrategySpecs.initial(PREFIX, redis));
-        builder.poolConfig(PoolCustomizers.forTemplate("redis", poolCustomizers));
         builder.clientOptions(options -> sslOptions(bundleName, sslBundles).ifPresent(options::sslOptions));
         builder.clientOptions(options -> optionsCustomizers.orderedStream().forEach(customizer -> customizer.customize(options)));
         builder.clientResources(resources -> resourcesCustomizers.orderedStream().forEach(customizer -> customizer.customize(resources)));
-        resilience(builder, "redis", PREFIX, redis, guards);
-        positive(PREFIX + ".timeout", redis.getTimeout(), builder::commandTimeout);
-        positive(PREFIX + ".connect-timeout", redis.getConnectTimeout(), builder::connectTimeout);
-        positive(PREFIX + ".drain-timeout", redis.getDrainTimeout(), builder::drainTimeout);
-        positive(PREFIX + ".max-reconnect-delay", redis.getMaxReconnectDelay(), builder::maxReconnectDelay);
-        StrategySpecs.property(PREFIX + ".request-queue-size", redis.getRequestQueueSize(), "it must be at least 1",
-                () -> builder.requestQueueSize(redis.getRequestQueueSize()));
-        builder.maxKeyBytes(bytes(PREFIX + ".max-key-size", redis.getMaxKeySize()));
-        builder.maxValueBytes(bytes(PREFIX + ".max-value-size", redis.getMaxValueSize()));
+        builder.commandTimeout(redis.getTimeout());
+        builder.connectTimeout(redis.getConnectTimeout());
+        builder.maxReconnectDelay(redis.getMaxReconnectDelay());
+        builder.requestQueueSize(redis.getRequestQueueSize());
+        builder.maxKeyBytes((int) redis.getMaxKeySize().toBytes());
+        builder.maxValueBytes((int) redis.getMaxValueSize().toBytes());
         return builder.build();
     }
 
-    private static RedisCacheTemplates.Builder standalone(AdaptiveCacheProperties.Redis redis, Binder binder, String bundleName,
+    private static RedisCacheTemplates.Builder standalone(AdaptiveCacheRedisProperties redis, Binder binder, String bundleName,
             ObjectProvider<SslBundles> sslBundles) {
         RedisDriver driver = pooledDriver(redis, false);
         RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName))
@@ -86,7 +79,7 @@ class RedisCacheTemplateConfiguration {
      * The POOLED driver asked for, refused here when Jedis is missing or the template is a cluster's; unset, Jedis where
      * it can serve (its blocking pool is the fastest path for few callers; ...Async calls stay on Lettuce).
      */
-    private static RedisDriver pooledDriver(AdaptiveCacheProperties.Redis redis, boolean cluster) {
+    private static RedisDriver pooledDriver(AdaptiveCacheRedisProperties redis, boolean cluster) {
         RedisDriver driver = redis.getPooledDriver();
         if (driver == null) {
             return !cluster && jedisPresent() ? RedisDriver.JEDIS : RedisDriver.LETTUCE;
@@ -107,11 +100,8 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** The transport asked for, refused here (naming the property) when the machine cannot give it. */
-    private static RedisTransport transport(AdaptiveCacheProperties.Redis redis) {
+    private static RedisTransport transport(AdaptiveCacheRedisProperties redis) {
         RedisTransport transport = redis.getTransport();
-        if (transport == null) {
-            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".transport", null, "it must be auto, nio, epoll or io_uring");
-        }
         String unavailable = transport.unavailability();
         if (unavailable != null) {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".transport", transport.label(),
@@ -124,7 +114,7 @@ class RedisCacheTemplateConfiguration {
      * The URL wins; then host, port and the rest; when none of those is given and the
      * application configures Spring Data Redis, its {@code spring.data.redis.*} settings.
      */
-    static RedisURI redisUri(AdaptiveCacheProperties.Redis redis, Binder binder) {
+    static RedisURI redisUri(AdaptiveCacheRedisProperties redis, Binder binder) {
         if (redis.getUrl() != null) {
             RedisURI uri = parseUrl(PREFIX + ".url", redis.getUrl());
             if (redis.getClientName() != null) {
@@ -140,9 +130,16 @@ class RedisCacheTemplateConfiguration {
             String springHost = binder.bind("spring.data.redis.host", String.class).orElse(null);
             Integer springPort = binder.bind("spring.data.redis.port", Integer.class).orElse(null);
             if (springHost != null || springPort != null) {
+                // Spring Data Redis's values, which this starter's binding did not check.
+                if (springPort != null) {
+                    PropertyRules.between("spring.data.redis.port", springPort, 1, 65535, "between 1 and 65535");
+                }
+                Integer springDatabase = binder.bind("spring.data.redis.database", Integer.class).orElse(null);
+                if (springDatabase != null) {
+                    PropertyRules.zeroOrMore("spring.data.redis.database", springDatabase, "");
+                }
                 return build(springHost, springPort, binder.bind("spring.data.redis.username", String.class).orElse(null),
-                        binder.bind("spring.data.redis.password", String.class).orElse(null),
-                        binder.bind("spring.data.redis.database", Integer.class).orElse(null),
+                        binder.bind("spring.data.redis.password", String.class).orElse(null), springDatabase,
                         binder.bind("spring.data.redis.ssl.bundle", String.class).isBound() ? Boolean.TRUE
                                 : binder.bind("spring.data.redis.ssl.enabled", Boolean.class).orElse(null),
                         binder.bind("spring.data.redis.client-name", String.class).orElse(null));
@@ -153,7 +150,7 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** The bundle named under adaptive-cache.redis.ssl, or Spring Data Redis's when its settings are the ones reused. */
-    private static String sslBundleName(AdaptiveCacheProperties.Redis redis, Binder binder) {
+    private static String sslBundleName(AdaptiveCacheRedisProperties redis, Binder binder) {
         if (redis.getSsl().getBundle() != null || redis.hasConnectionSettings()) {
             return redis.getSsl().getBundle();
         }
@@ -202,13 +199,8 @@ class RedisCacheTemplateConfiguration {
 
     static RedisURI build(String host, Integer port, String username, String password, Integer database, Boolean ssl,
             String clientName) {
+        // Ports and databases are checked where they are read: adaptive-cache.redis.* when bound, spring.data.redis.* by the caller.
         int resolvedPort = port != null ? port : RedisURI.DEFAULT_REDIS_PORT;
-        if (resolvedPort < 1 || resolvedPort > 65535) {
-            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".port", resolvedPort, "it must be between 1 and 65535");
-        }
-        if (database != null && database < 0) {
-            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".database", database, "it must be 0 or more");
-        }
         RedisURI.Builder uri = RedisURI.builder().withHost(host != null ? host : "localhost").withPort(resolvedPort)
                 .withDatabase(database != null ? database : 0).withSsl(Boolean.TRUE.equals(ssl));
         if (password != null) {
@@ -234,38 +226,9 @@ class RedisCacheTemplateConfiguration {
             return uri;
         }
         catch (RuntimeException ex) {
-            throw new InvalidAdaptiveCachePropertyException(property, withoutCredentials(url),
+            throw new InvalidAdaptiveCachePropertyException(property, RedisCacheTemplates.maskCredentials(url),
                     "it must be a Redis URL such as redis://[user:password@]host:port[/database] or rediss://... for TLS ("
-                            + withoutCredentials(String.valueOf(ex.getMessage())) + ")");
+                            + RedisCacheTemplates.maskCredentials(String.valueOf(ex.getMessage())) + ")");
         }
-    }
-
-    /** A URL as it may be shown: any user-info part (user:password@) replaced by ****. */
-    static String withoutCredentials(String url) {
-        return url.replaceAll("(?<=://)[^@/]*@", "****@");
-    }
-
-    /** Applies a template's resilience properties: its guard and its failure mode. */
-    static void resilience(io.adaptivecache.template.AbstractCacheTemplateBuilder<?, ?> builder, String template, String prefix,
-            AdaptiveCacheProperties.TemplateSettings settings, ObjectProvider<CacheCallGuards> guards) {
-        builder.guard(guards.getIfAvailable(() -> CacheCallGuards.WITHOUT_RESILIENCE4J).forTemplate(template, prefix, settings));
-        if (settings.getResilience().getOnFailure() == null) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".resilience.on-failure", null, "it must be fail-fast or degrade");
-        }
-        builder.onFailure(settings.getResilience().getOnFailure());
-    }
-
-    static void positive(String property, Duration value, java.util.function.Consumer<Duration> setter) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a positive duration, such as 500ms or 2s");
-        }
-        setter.accept(value);
-    }
-
-    static int bytes(String property, DataSize size) {
-        if (size == null || size.toBytes() < 1 || size.toBytes() > Integer.MAX_VALUE) {
-            throw new InvalidAdaptiveCachePropertyException(property, size, "it must be between 1B and 2GB");
-        }
-        return (int) size.toBytes();
     }
 }

@@ -28,7 +28,7 @@ final class RedisClusterSettings {
      * The seed nodes with the credentials and TLS that apply to every node.
      * @return empty when no cluster is configured
      */
-    static List<RedisURI> nodes(AdaptiveCacheProperties.Redis redis, Binder binder, boolean sslBundle) {
+    static List<RedisURI> nodes(AdaptiveCacheRedisProperties redis, Binder binder, boolean sslBundle) {
         List<String> ours = redis.getCluster().getNodes();
         if (!ours.isEmpty()) {
             return parse(PREFIX + ".nodes", ours, redis.getUsername(), redis.getPassword(),
@@ -49,25 +49,21 @@ final class RedisClusterSettings {
     }
 
     /** A cluster builder with the cluster settings applied; the caller applies the rest. */
-    static RedisClusterCacheTemplates.Builder builder(AdaptiveCacheProperties.Redis redis, Binder binder, List<RedisURI> nodes) {
-        AdaptiveCacheProperties.Cluster cluster = redis.getCluster();
+    static RedisClusterCacheTemplates.Builder builder(AdaptiveCacheRedisProperties redis, Binder binder, List<RedisURI> nodes) {
+        AdaptiveCacheRedisProperties.Cluster cluster = redis.getCluster();
         RedisClusterCacheTemplates.Builder builder = RedisClusterCacheTemplates.builder().nodeUris(nodes);
-        int maxRedirects = cluster.getNodes().isEmpty() && !redis.hasConnectionSettings()
-                ? binder.bind(SPRING_PREFIX + ".cluster.max-redirects", Integer.class).orElse(cluster.getMaxRedirects())
-                : cluster.getMaxRedirects();
-        StrategySpecs.property(PREFIX + ".max-redirects", maxRedirects, "it must be 0 or more",
-                () -> builder.maxRedirects(maxRedirects));
-        RedisCacheTemplateConfiguration.positive(PREFIX + ".refresh.period", cluster.getRefresh().getPeriod(),
-                builder::topologyRefreshPeriod);
-        builder.adaptiveTopologyRefresh(cluster.getRefresh().isAdaptive());
-        AdaptiveCacheProperties.NodeBreaker nodeBreaker = cluster.getNodeBreaker();
-        int threshold = nodeBreaker.getFailureThreshold();
-        if (threshold < 0) {
-            throw new InvalidAdaptiveCachePropertyException(PREFIX + ".node-breaker.failure-threshold", threshold,
-                    "it must be 0 (no node breakers) or more");
+        boolean springSettings = cluster.getNodes().isEmpty() && !redis.hasConnectionSettings();
+        int maxRedirects = cluster.getMaxRedirects();
+        if (springSettings) {
+            // Spring Data Redis's value, which this starter's binding did not check.
+            maxRedirects = binder.bind(SPRING_PREFIX + ".cluster.max-redirects", Integer.class).orElse(maxRedirects);
+            PropertyRules.zeroOrMore(SPRING_PREFIX + ".cluster.max-redirects", maxRedirects, "");
         }
-        RedisCacheTemplateConfiguration.positive(PREFIX + ".node-breaker.open-duration", nodeBreaker.getOpenDuration(),
-                openDuration -> builder.nodeBreaker(new NodeBreaker.Settings(threshold, openDuration)));
+        builder.maxRedirects(maxRedirects);
+        builder.topologyRefreshPeriod(cluster.getRefresh().getPeriod());
+        builder.adaptiveTopologyRefresh(cluster.getRefresh().isAdaptive());
+        AdaptiveCacheRedisProperties.NodeBreaker nodeBreaker = cluster.getNodeBreaker();
+        builder.nodeBreaker(new NodeBreaker.Settings(nodeBreaker.getFailureThreshold(), nodeBreaker.getOpenDuration()));
         if (cluster.getReadFrom() != null) {
             builder.readFrom(readFrom(cluster.getReadFrom()));
         }

@@ -28,7 +28,7 @@ final class RedisCredentialSettings {
      * The properties to check when the server refuses the credentials; names only, never values.
      * @param cluster whether the template is a cluster's (its nodes take adaptive-cache.redis.username and password; no URL)
      */
-    static String source(AdaptiveCacheProperties.Redis redis, Binder binder, boolean cluster) {
+    static String source(AdaptiveCacheRedisProperties redis, Binder binder, boolean cluster) {
         if (cluster) {
             return !redis.getCluster().getNodes().isEmpty() ? pair(PREFIX) : pair(SPRING_PREFIX);
         }
@@ -57,7 +57,7 @@ final class RedisCredentialSettings {
      * their values.
      * @return the ignored properties' names (empty when nothing is ignored)
      */
-    static List<String> warnIgnoredByUrl(AdaptiveCacheProperties.Redis redis) {
+    static List<String> warnIgnoredByUrl(AdaptiveCacheRedisProperties redis) {
         List<String> ignored = new ArrayList<>();
         if (redis.getUrl() == null || !redis.getCluster().getNodes().isEmpty()) {
             return ignored;

@@ -1,17 +1,13 @@
 package io.adaptivecache.autoconfigure;
 
-import java.time.Duration;
-
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.resilience.Resilience4jCallGuard;
 import io.github.resilience4j.bulkhead.Bulkhead;
-import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
 import io.github.resilience4j.retry.RetryRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -55,99 +51,52 @@ final class Resilience4jCallGuards implements CacheCallGuards {
     }
 
     @Override
-    public CallGuard forTemplate(String template, String prefix, AdaptiveCacheProperties.TemplateSettings settings) {
-        AdaptiveCacheProperties.Resilience resilience = settings.getResilience();
+    public CallGuard forTemplate(String template, String prefix, AdaptiveCacheTemplateProperties settings) {
+        AdaptiveCacheTemplateProperties.Resilience resilience = settings.getResilience();
         String defaultName = "adaptive-cache-" + template;
-        String base = prefix + ".resilience";
-        AdaptiveCacheProperties.CircuitBreaker breakerProperties = resilience.getCircuitBreaker();
+        AdaptiveCacheTemplateProperties.CircuitBreaker breakerProperties = resilience.getCircuitBreaker();
         boolean anyEnabled = breakerProperties.isEnabled() || resilience.getRetry().isEnabled()
                 || resilience.getBulkhead().isEnabled();
         if (!anyEnabled) {
             return CallGuard.NONE;
         }
-        CircuitBreaker breaker = circuitBreaker(base + ".circuit-breaker", breakerProperties, defaultName);
+        CircuitBreaker breaker = circuitBreaker(breakerProperties, defaultName);
         if (!breakerProperties.isEnabled()) {
             // Retry or bulkhead without a breaker: the guard still asks one, which lets everything through.
             breaker.transitionToDisabledState();
         }
-        Retry retry = resilience.getRetry().isEnabled() ? retry(base + ".retry", resilience.getRetry(), defaultName) : null;
+        Retry retry = resilience.getRetry().isEnabled() ? retry(resilience.getRetry(), defaultName) : null;
         Bulkhead bulkhead = resilience.getBulkhead().isEnabled()
-                ? bulkhead(base + ".bulkhead", resilience.getBulkhead(), defaultName) : null;
+                ? bulkhead(resilience.getBulkhead(), defaultName) : null;
         return Resilience4jCallGuard.of(breaker, retry, bulkhead);
     }
 
-    private CircuitBreaker circuitBreaker(String prefix, AdaptiveCacheProperties.CircuitBreaker properties, String defaultName) {
+    // The values were checked when the properties were bound.
+    private CircuitBreaker circuitBreaker(AdaptiveCacheTemplateProperties.CircuitBreaker properties, String defaultName) {
         String name = properties.getName() != null ? properties.getName() : defaultName;
         if (!properties.isEnabled()) {
             return CircuitBreaker.of(name + "-disabled", CircuitBreakerConfig.ofDefaults());
         }
-        return this.circuitBreakers.find(name).orElseGet(() -> {
-            Duration waitInOpenState = properties.getWaitDurationInOpenState();
-            positive(prefix + ".wait-duration-in-open-state", waitInOpenState, () -> {
-            });
-            CircuitBreakerConfig.Builder config = Resilience4jCallGuard.circuitBreakerDefaults(waitInOpenState);
-            percent(prefix + ".failure-rate-threshold", properties.getFailureRateThreshold(),
-                    () -> config.failureRateThreshold(properties.getFailureRateThreshold()));
-            percent(prefix + ".slow-call-rate-threshold", properties.getSlowCallRateThreshold(),
-                    () -> config.slowCallRateThreshold(properties.getSlowCallRateThreshold()));
-            positive(prefix + ".slow-call-duration-threshold", properties.getSlowCallDurationThreshold(),
-                    () -> config.slowCallDurationThreshold(properties.getSlowCallDurationThreshold()));
-            atLeastOne(prefix + ".sliding-window-size", properties.getSlidingWindowSize(),
-                    () -> config.slidingWindowSize(properties.getSlidingWindowSize()));
-            atLeastOne(prefix + ".minimum-number-of-calls", properties.getMinimumNumberOfCalls(),
-                    () -> config.minimumNumberOfCalls(properties.getMinimumNumberOfCalls()));
-            atLeastOne(prefix + ".permitted-number-of-calls-in-half-open-state",
-                    properties.getPermittedNumberOfCallsInHalfOpenState(),
-                    () -> config.permittedNumberOfCallsInHalfOpenState(properties.getPermittedNumberOfCallsInHalfOpenState()));
-            return this.circuitBreakers.circuitBreaker(name, config.build());
-        });
+        return this.circuitBreakers.find(name).orElseGet(() -> this.circuitBreakers.circuitBreaker(name,
+                Resilience4jCallGuard.circuitBreakerDefaults(properties.getWaitDurationInOpenState())
+                        .failureRateThreshold(properties.getFailureRateThreshold())
+                        .slowCallRateThreshold(properties.getSlowCallRateThreshold())
+                        .slowCallDurationThreshold(properties.getSlowCallDurationThreshold())
+                        .slidingWindowSize(properties.getSlidingWindowSize())
+                        .minimumNumberOfCalls(properties.getMinimumNumberOfCalls())
+                        .permittedNumberOfCallsInHalfOpenState(properties.getPermittedNumberOfCallsInHalfOpenState())
+                        .build()));
     }
 
-    private Retry retry(String prefix, AdaptiveCacheProperties.Retry properties, String defaultName) {
+    private Retry retry(AdaptiveCacheTemplateProperties.Retry properties, String defaultName) {
         String name = properties.getName() != null ? properties.getName() : defaultName;
-        return this.retries.find(name).orElseGet(() -> {
-            positive(prefix + ".wait-duration", properties.getWaitDuration(), () -> {
-            });
-            RetryConfig.Builder<Object> config = Resilience4jCallGuard.readRetryDefaults(properties.getWaitDuration());
-            atLeastOne(prefix + ".max-attempts", properties.getMaxAttempts(), () -> config.maxAttempts(properties.getMaxAttempts()));
-            return this.retries.retry(name, config.build());
-        });
+        return this.retries.find(name).orElseGet(() -> this.retries.retry(name,
+                Resilience4jCallGuard.readRetryDefaults(properties.getWaitDuration()).maxAttempts(properties.getMaxAttempts()).build()));
     }
 
-    private Bulkhead bulkhead(String prefix, AdaptiveCacheProperties.Bulkhead properties, String defaultName) {
+    private Bulkhead bulkhead(AdaptiveCacheTemplateProperties.Bulkhead properties, String defaultName) {
         String name = properties.getName() != null ? properties.getName() : defaultName;
-        return this.bulkheads.find(name).orElseGet(() -> {
-            BulkheadConfig.Builder config = Resilience4jCallGuard.bulkheadDefaults();
-            atLeastOne(prefix + ".max-concurrent-calls", properties.getMaxConcurrentCalls(),
-                    () -> config.maxConcurrentCalls(properties.getMaxConcurrentCalls()));
-            Duration maxWait = properties.getMaxWaitDuration();
-            if (maxWait == null || maxWait.isNegative()) {
-                throw new InvalidAdaptiveCachePropertyException(prefix + ".max-wait-duration", maxWait,
-                        "it must be zero (refuse at once) or a positive duration");
-            }
-            config.maxWaitDuration(maxWait);
-            return this.bulkheads.bulkhead(name, config.build());
-        });
-    }
-
-    private static void percent(String property, float value, Runnable apply) {
-        if (!(value > 0 && value <= 100)) {
-            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a percentage above 0 and at most 100");
-        }
-        apply.run();
-    }
-
-    private static void positive(String property, Duration value, Runnable apply) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a positive duration, such as 500ms or 5s");
-        }
-        apply.run();
-    }
-
-    private static void atLeastOne(String property, int value, Runnable apply) {
-        if (value < 1) {
-            throw new InvalidAdaptiveCachePropertyException(property, value, "it must be at least 1");
-        }
-        apply.run();
+        return this.bulkheads.find(name).orElseGet(() -> this.bulkheads.bulkhead(name, Resilience4jCallGuard.bulkheadDefaults()
+                .maxConcurrentCalls(properties.getMaxConcurrentCalls()).maxWaitDuration(properties.getMaxWaitDuration()).build()));
     }
 }

@@ -82,15 +82,15 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    ThresholdStrategyPolicy.BlockingPool defaults = AdaptiveCacheSwitchers.blockingPool(prefix,
-                            context.getBean(AdaptiveCacheProperties.class).getRedis().getAdaptive().getBlockingPool());
+                    ThresholdStrategyPolicy.BlockingPool defaults = StrategyPolicies.blockingPool(prefix,
+                            context.getBean(AdaptiveCacheRedisProperties.class).getAdaptive().getBlockingPool());
                     assertThat(defaults).isEqualTo(ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
                 prefix + ".large-value-size=64KB", prefix + ".max-round-trip=2ms").run(context -> {
                     assertThat(context).hasNotFailed();
-                    ThresholdStrategyPolicy.BlockingPool bound = AdaptiveCacheSwitchers.blockingPool(prefix,
-                            context.getBean(AdaptiveCacheProperties.class).getRedis().getAdaptive().getBlockingPool());
+                    ThresholdStrategyPolicy.BlockingPool bound = StrategyPolicies.blockingPool(prefix,
+                            context.getBean(AdaptiveCacheRedisProperties.class).getAdaptive().getBlockingPool());
                     assertThat(bound.largeValueBytes()).isEqualTo(64 * 1024);
                     assertThat(bound.maxRoundTrip()).isEqualTo(Duration.ofMillis(2));
                     assertThat(bound.poolSize()).as("the other settings keep their defaults").isEqualTo(20);
@@ -120,7 +120,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         });
         this.contextRunner.run(context -> assertThat(context.getBean(AdaptiveCacheSwitchers.class).get("redis").connectionLimit())
                 .as("the default").isEqualTo(StrategySwitcher.DEFAULT_CONNECTION_LIMIT));
-        assertThat(AdaptiveCacheSwitchers.policySettings(prefix, adaptive(1, null)).maxConnections())
+        assertThat(StrategyPolicies.defaultPolicy(prefix, adaptive(1, null), false).settings().maxConnections())
                 .as("the policy's default cap (one per processor) stays within the limit").isEqualTo(1);
         this.contextRunner.withPropertyValues(prefix + ".connection-limit=0").run(context -> {
             assertThat(context).hasFailed();
@@ -142,11 +142,11 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
     @Test
     void theHistoryShouldKeepItsSpanOfWindowsForTheEndpointAndBadValuesShouldNameTheProperty() {
         String prefix = "adaptive-cache.redis.adaptive";
-        AdaptiveCacheProperties.Adaptive adaptive = new AdaptiveCacheProperties.Adaptive();
-        assertThat(AdaptiveCacheSwitchers.historyWindows(prefix, adaptive)).as("5 minutes of 1 s windows").isEqualTo(300);
+        AdaptiveCacheTemplateProperties.Adaptive adaptive = new AdaptiveCacheTemplateProperties.Adaptive();
+        assertThat(AdaptiveCacheSwitchers.historyWindows(adaptive)).as("5 minutes of 1 s windows").isEqualTo(300);
         adaptive.setHistory(Duration.ofMinutes(2));
         adaptive.setWindow(Duration.ofMillis(500));
-        assertThat(AdaptiveCacheSwitchers.historyWindows(prefix, adaptive)).isEqualTo(240);
+        assertThat(AdaptiveCacheSwitchers.historyWindows(adaptive)).isEqualTo(240);
 
         // Windows of 100 ms, 300 ms of them kept: the endpoint serves the newest three, oldest first, ending with the last window.
         this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=adaptivecache", prefix + ".window=100ms",
@@ -181,8 +181,8 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         });
     }
 
-    private static AdaptiveCacheProperties.Adaptive adaptive(int connectionLimit, Integer maxConnections) {
-        AdaptiveCacheProperties.Adaptive adaptive = new AdaptiveCacheProperties.Adaptive();
+    private static AdaptiveCacheTemplateProperties.Adaptive adaptive(int connectionLimit, Integer maxConnections) {
+        AdaptiveCacheTemplateProperties.Adaptive adaptive = new AdaptiveCacheTemplateProperties.Adaptive();
         adaptive.setConnectionLimit(connectionLimit);
         adaptive.setMaxConnections(maxConnections);
         return adaptive;

@@ -103,7 +103,7 @@ class AdaptiveCacheBackOffTests {
 
     @Test
     void userSwitchersShouldReplaceTheAutoConfiguredOnes() {
-        AdaptiveCacheSwitchers users = new AdaptiveCacheSwitchers(new AdaptiveCacheProperties(), event -> { });
+        AdaptiveCacheSwitchers users = new AdaptiveCacheSwitchers(List.of(), event -> { });
         assertBacksOff(this.contextRunner.withBean("usersSwitchers", AdaptiveCacheSwitchers.class, () -> users),
                 AdaptiveCacheSwitchers.class, "usersSwitchers", users);
     }

@@ -86,6 +86,58 @@ class AdaptiveCacheInvalidConfigurationTests {
                 });
     }
 
+    @Test
+    void badValuesShouldFailWhenBoundBeforeAnyTemplateIsMadeNamingThePropertyAndTheRule() {
+        // Only the properties: no template, switcher or guard exists to check them, so binding did.
+        ApplicationContextRunner propertiesOnly = new ApplicationContextRunner().withUserConfiguration(PropertiesOnly.class);
+        String[][] cases = {
+            { "adaptive-cache.redis.port=70000", "adaptive-cache.redis.port", "between 1 and 65535" },
+            { "adaptive-cache.redis.max-value-size=0B", "adaptive-cache.redis.max-value-size", "between 1B and 2GB" },
+            { "adaptive-cache.redis.cluster.max-redirects=-1", "adaptive-cache.redis.cluster.max-redirects", "0 or more" },
+            { "adaptive-cache.redis.adaptive.dwell=0s", "adaptive-cache.redis.adaptive.dwell", "positive duration" },
+            { "adaptive-cache.redis.resilience.circuit-breaker.failure-rate-threshold=0",
+                "adaptive-cache.redis.resilience.circuit-breaker.failure-rate-threshold", "percentage above 0 and at most 100" },
+            { "adaptive-cache.memcached.item-size-max=512B", "adaptive-cache.memcached.item-size-max", "between 1KB and 2GB" },
+            { "adaptive-cache.memcached.max-reconnect-delay=500ms", "adaptive-cache.memcached.max-reconnect-delay", "at least 1s" },
+            { "adaptive-cache.memcached.strategy.pool.min-idle=9", "adaptive-cache.memcached.strategy.pool.min-idle",
+                "between 0 and max-idle (8)" },
+            { "adaptive-cache.cache.default-ttl=-1s", "adaptive-cache.cache.default-ttl", "zero (no expiry)" },
+        };
+        for (String[] bad : cases) {
+            propertiesOnly.withPropertyValues(bad[0]).run(context -> {
+                assertThat(context).as(bad[0]).hasFailed();
+                FailureAnalysis analysis = analyze(context.getStartupFailure());
+                assertThat(analysis).as("failure analysis of %s", bad[0]).isNotNull();
+                assertThat(analysis.getDescription()).as(bad[0]).contains(bad[1]).contains(bad[2]);
+            });
+        }
+    }
+
+    @Test
+    void aDisabledSectionShouldNotBeChecked() {
+        new ApplicationContextRunner().withUserConfiguration(PropertiesOnly.class)
+                .withPropertyValues("adaptive-cache.redis.enabled=false", "adaptive-cache.redis.timeout=0s",
+                        "adaptive-cache.memcached.enabled=false", "adaptive-cache.memcached.servers=",
+                        "adaptive-cache.cache.enabled=false", "adaptive-cache.cache.default-ttl=-1s")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void saslOverTheTextProtocolShouldNameTheProtocol() {
+        new ApplicationContextRunner().withUserConfiguration(PropertiesOnly.class)
+                .withPropertyValues("adaptive-cache.memcached.username=bob", "adaptive-cache.memcached.protocol=text").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(analyze(context.getStartupFailure()).getDescription()).contains("adaptive-cache.memcached.protocol")
+                            .contains("SASL authentication (adaptive-cache.memcached.username) needs the binary protocol");
+                });
+    }
+
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    @org.springframework.boot.context.properties.EnableConfigurationProperties({ AdaptiveCacheRedisProperties.class,
+            AdaptiveCacheMemcachedProperties.class, AdaptiveCacheSpringCacheProperties.class })
+    static class PropertiesOnly {
+    }
+
     private static CacheConnectionException findCause(Throwable failure) {
         Throwable cause = failure;
         while (cause != null && !(cause instanceof CacheConnectionException)) {

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every property in the generated configuration metadata, set to a value that is not its default,
- * reaches {@link AdaptiveCacheProperties}: read back through its getters, it is the value given.
+ * reaches its properties class ({@link #SECTIONS}): read back through its getters, it is the value given.
  * The metadata is read from this module's build output, so a property added to the code without a
  * row in {@link #VALUES} fails here, by name, until one is added.
  */
@@ -171,7 +171,12 @@ class AdaptiveCachePropertiesBindingTests {
             Map.entry("management.endpoint.adaptivecache.cache.time-to-live", "229s")
     );
 
-    /** Properties bound by Spring Boot's Actuator to its own endpoint settings, not to {@link AdaptiveCacheProperties}. */
+    /** The properties class of each section, by its prefix. */
+    static final Map<String, Class<?>> SECTIONS = Map.of("adaptive-cache.redis", AdaptiveCacheRedisProperties.class,
+            "adaptive-cache.memcached", AdaptiveCacheMemcachedProperties.class, "adaptive-cache.cache",
+            AdaptiveCacheSpringCacheProperties.class, "adaptive-cache.observations", AdaptiveCacheObservationProperties.class);
+
+    /** Properties bound by Spring Boot's Actuator to its own endpoint settings, not to a properties class of this starter. */
     private static final String ACTUATOR = "management.endpoint.adaptivecache.";
 
     @Test
@@ -198,10 +203,15 @@ class AdaptiveCachePropertiesBindingTests {
     @Test
     void everyPropertyShouldBindToItsNonDefaultValue() throws Exception {
         Binder binder = new Binder(new MapConfigurationPropertySource(VALUES));
-        AdaptiveCacheProperties bound = binder.bind("adaptive-cache", Bindable.of(AdaptiveCacheProperties.class))
-                .orElseThrow(() -> new AssertionError("nothing bound under adaptive-cache"));
-        BeanWrapper boundValues = PropertyAccessorFactory.forBeanPropertyAccess(bound);
-        BeanWrapper defaults = PropertyAccessorFactory.forBeanPropertyAccess(new AdaptiveCacheProperties());
+        Map<String, BeanWrapper> boundSections = new java.util.HashMap<>();
+        Map<String, BeanWrapper> defaultSections = new java.util.HashMap<>();
+        for (Map.Entry<String, Class<?>> section : SECTIONS.entrySet()) {
+            Object bound = binder.bind(section.getKey(), Bindable.of(section.getValue()))
+                    .orElseThrow(() -> new AssertionError("nothing bound under " + section.getKey()));
+            boundSections.put(section.getKey(), PropertyAccessorFactory.forBeanPropertyAccess(bound));
+            defaultSections.put(section.getKey(),
+                    PropertyAccessorFactory.forBeanPropertyAccess(section.getValue().getDeclaredConstructor().newInstance()));
+        }
         List<String> wrong = new ArrayList<>();
         for (Map<String, Object> property : metadataProperties()) {
             String name = (String) property.get("name");
@@ -216,7 +226,14 @@ class AdaptiveCachePropertiesBindingTests {
             }
             String key = VALUES.containsKey(name) ? name
                     : VALUES.keySet().stream().filter(k -> k.startsWith(name + ".")).findFirst().orElseThrow();
-            String path = beanPath(name, key);
+            String section = SECTIONS.keySet().stream().filter(prefix -> name.startsWith(prefix + ".")).findFirst().orElse(null);
+            if (section == null) {
+                wrong.add(name + ": no properties class in SECTIONS has its prefix");
+                continue;
+            }
+            BeanWrapper boundValues = boundSections.get(section);
+            BeanWrapper defaults = defaultSections.get(section);
+            String path = beanPath(section, name, key);
             TypeDescriptor type = boundValues.getPropertyTypeDescriptor(path);
             Object expected = ApplicationConversionService.getSharedInstance().convert(VALUES.get(key), TypeDescriptor.valueOf(String.class),
                     type);
@@ -228,12 +245,15 @@ class AdaptiveCachePropertiesBindingTests {
                 wrong.add(name + ": the table's value " + expected + " is its default, so binding it proves nothing");
             }
         }
-        assertThat(wrong).as("properties that did not reach AdaptiveCacheProperties").isEmpty();
+        assertThat(wrong).as("properties that did not reach their properties class").isEmpty();
     }
 
-    /** {@code adaptive-cache.redis.adaptive.blocking-pool.max-wait} as {@code redis.adaptive.blockingPool.maxWait}; a map's key in brackets. */
-    private static String beanPath(String name, String key) {
-        String[] segments = name.substring("adaptive-cache.".length()).split("\\.");
+    /**
+     * {@code adaptive-cache.redis.adaptive.blocking-pool.max-wait} in section {@code adaptive-cache.redis} as
+     * {@code adaptive.blockingPool.maxWait}; a map's key in brackets.
+     */
+    private static String beanPath(String section, String name, String key) {
+        String[] segments = name.substring(section.length() + 1).split("\\.");
         StringBuilder path = new StringBuilder();
         for (String segment : segments) {
             if (!path.isEmpty()) {
@@ -254,7 +274,7 @@ class AdaptiveCachePropertiesBindingTests {
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> metadataProperties() throws IOException, URISyntaxException {
         // This module's own build output: other jars on the test classpath have metadata of the same name.
-        Path classes = Path.of(AdaptiveCacheProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Path.of(AdaptiveCacheRedisProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         Path metadata = classes.resolve("META-INF/spring-configuration-metadata.json");
         assertThat(metadata).as("generated by the configuration processor at compile time").exists();
         Map<String, Object> json = JsonParserFactory.getJsonParser().parseMap(Files.readString(metadata));

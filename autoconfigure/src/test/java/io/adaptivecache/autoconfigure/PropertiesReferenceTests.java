@@ -162,6 +162,6 @@ class PropertiesReferenceTests {
 
     private static Path classesDirectory() throws URISyntaxException {
         // This module's own build output: other jars on the test classpath have metadata of the same name.
-        return Path.of(AdaptiveCacheProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return Path.of(AdaptiveCacheRedisProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 }

@@ -68,8 +68,8 @@ class UserTemplateBeanTests {
             AdaptiveCacheSwitchers switchers = context.getBean(AdaptiveCacheSwitchers.class);
             assertThat(switchers.get("sessions")).as("a switcher of its own").isNotNull();
             assertThat(switchers.get("sessions").template()).isSameAs(sessions);
-            assertThat(switchers.get("sessions").state().pinned()).as("pinned to what it was built with")
-                    .isEqualTo(StrategySpec.single());
+            assertThat(switchers.get("sessions").state().pinned()).as("adaptive, like a template whose properties keep the default")
+                    .isNull();
             AdaptiveCacheEndpoint endpoint = context.getBean(AdaptiveCacheEndpoint.class);
             assertThat(endpoint.templates().templates()).containsOnlyKeys("redis", "sessions");
 

@@ -157,6 +157,15 @@ public final class StrategySwitcher implements AutoCloseable {
         this.since = wallClock.instant();
     }
 
+    /**
+     * The policy this switcher asks, for tools and tests that check which one it is and how it
+     * is set; its decisions are made on the switcher's thread only.
+     * @return the policy
+     */
+    public StrategyPolicy policy() {
+        return this.policy;
+    }
+
     /** Starts evaluating one window every {@code window} on a daemon thread. The template must be started. */
     public synchronized void start() {
         if (this.executor != null) {
@@ -349,6 +358,22 @@ public final class StrategySwitcher implements AutoCloseable {
         }
         return new AdaptiveState(this.template.name(), this.mode, this.pinned, this.template.activeStrategy(), this.since,
                 this.lastDecision, this.lastWindow, events, this.policy.isSuppressed(this.nanoClock.getAsLong()));
+    }
+
+    /**
+     * How often this switcher samples its template and asks the policy.
+     * @return the window length
+     */
+    public Duration window() {
+        return this.window;
+    }
+
+    /**
+     * How many windows {@link #windowHistory()} keeps at most.
+     * @return the capacity of the window history
+     */
+    public int windowHistoryCapacity() {
+        return this.windows.capacity();
     }
 
     /**

@@ -110,6 +110,40 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         this.dwellNanos = settings.dwell().toNanos();
     }
 
+    /**
+     * A builder that starts from {@link Settings#defaults()}, without a blocking pool: set only
+     * what differs, by name, rather than all of {@link Settings}' components in order.
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder(Settings.defaults());
+    }
+
+    /**
+     * A builder that starts from the given settings, without a blocking pool.
+     * @param settings the settings to start from
+     * @return the builder
+     */
+    public static Builder builder(Settings settings) {
+        return new Builder(Objects.requireNonNull(settings, "settings"));
+    }
+
+    /**
+     * The thresholds and timings this policy was created with.
+     * @return the settings
+     */
+    public Settings settings() {
+        return this.settings;
+    }
+
+    /**
+     * When this policy moves callers to blocking POOLED connections.
+     * @return the blocking pool's settings, or {@code null} if the backend has none (or the rule is off)
+     */
+    public BlockingPool blockingPool() {
+        return this.blockingPool;
+    }
+
     @Override
     public Decision decide(WindowSample window, long now) {
         StrategySpec current = window.strategy();
@@ -527,7 +561,9 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     }
 
     /**
-     * The policy's thresholds and timings.
+     * The policy's thresholds and timings. Rather than the canonical constructor's fourteen
+     * components in order, set those that differ from the defaults by name with
+     * {@link ThresholdStrategyPolicy#builder()}.
      *
      * @param maxConnections the most connections MULTI grows to (default: available processors)
      * @param selector the selector of the MULTI strategies it proposes
@@ -594,15 +630,14 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         }
 
         /**
-         * A copy with other timings.
+         * A copy with other timings; the longest dwell is raised to {@code dwell} if it was shorter.
          * @param dwell minimum time between changes
          * @param trial trial length
          * @return the copy
          */
         public Settings withTimings(Duration dwell, Duration trial) {
-            return new Settings(this.maxConnections, this.selector, this.minCallsPerWindow, this.growAbove, this.shrinkBelow,
-                    this.poolWaitRatio, this.confirmWindows, dwell, this.maxDwell.compareTo(dwell) < 0 ? dwell : this.maxDwell, trial,
-                    this.trialTolerance, this.suppressAfterRollbacks, this.suppression, this.maxSwitchesPerHour);
+            return builder(this).maxDwell(this.maxDwell.compareTo(dwell) < 0 ? dwell : this.maxDwell).dwell(dwell).trial(trial)
+                    .settings();
         }
 
         /**
@@ -611,9 +646,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * @return the copy
          */
         public Settings withMaxConnections(int maxConnections) {
-            return new Settings(maxConnections, this.selector, this.minCallsPerWindow, this.growAbove, this.shrinkBelow,
-                    this.poolWaitRatio, this.confirmWindows, this.dwell, this.maxDwell, this.trial, this.trialTolerance,
-                    this.suppressAfterRollbacks, this.suppression, this.maxSwitchesPerHour);
+            return builder(this).maxConnections(maxConnections).settings();
         }
 
         /**
@@ -622,9 +655,235 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * @return the copy
          */
         public Settings withMinCallsPerWindow(long minCallsPerWindow) {
-            return new Settings(this.maxConnections, this.selector, minCallsPerWindow, this.growAbove, this.shrinkBelow,
-                    this.poolWaitRatio, this.confirmWindows, this.dwell, this.maxDwell, this.trial, this.trialTolerance,
+            return builder(this).minCallsPerWindow(minCallsPerWindow).settings();
+        }
+    }
+
+    /**
+     * Builds a {@link ThresholdStrategyPolicy} (or only its {@link Settings}) setting by setting,
+     * starting from given settings ({@link Settings#defaults()} by {@link #builder()}). What
+     * Spring Boot's {@code StrategyPolicyCustomizer}s receive. Not thread-safe; checked when
+     * {@link #settings()} or {@link #build()} is called, as {@link Settings} checks.
+     */
+    public static final class Builder {
+
+        private int maxConnections;
+        private SelectorType selector;
+        private long minCallsPerWindow;
+        private double growAbove;
+        private double shrinkBelow;
+        private double poolWaitRatio;
+        private int confirmWindows;
+        private Duration dwell;
+        private Duration maxDwell;
+        private boolean maxDwellSet;
+        private Duration trial;
+        private double trialTolerance;
+        private int suppressAfterRollbacks;
+        private Duration suppression;
+        private int maxSwitchesPerHour;
+        private BlockingPool blockingPool;
+
+        private Builder(Settings from) {
+            this.maxConnections = from.maxConnections();
+            this.selector = from.selector();
+            this.minCallsPerWindow = from.minCallsPerWindow();
+            this.growAbove = from.growAbove();
+            this.shrinkBelow = from.shrinkBelow();
+            this.poolWaitRatio = from.poolWaitRatio();
+            this.confirmWindows = from.confirmWindows();
+            this.dwell = from.dwell();
+            this.maxDwell = from.maxDwell();
+            this.trial = from.trial();
+            this.trialTolerance = from.trialTolerance();
+            this.suppressAfterRollbacks = from.suppressAfterRollbacks();
+            this.suppression = from.suppression();
+            this.maxSwitchesPerHour = from.maxSwitchesPerHour();
+        }
+
+        /**
+         * The most connections MULTI grows to.
+         * @param maxConnections at least 1
+         * @return this builder
+         */
+        public Builder maxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /**
+         * The selector of the MULTI strategies the policy proposes.
+         * @param selector the selector
+         * @return this builder
+         */
+        public Builder selector(SelectorType selector) {
+            this.selector = selector;
+            return this;
+        }
+
+        /**
+         * Fewer calls make a window too thin to judge.
+         * @param minCallsPerWindow the minimum
+         * @return this builder
+         */
+        public Builder minCallsPerWindow(long minCallsPerWindow) {
+            this.minCallsPerWindow = minCallsPerWindow;
+            return this;
+        }
+
+        /**
+         * Calls in flight per shared connection above which N grows.
+         * @param growAbove above {@link #shrinkBelow(double)}
+         * @return this builder
+         */
+        public Builder growAbove(double growAbove) {
+            this.growAbove = growAbove;
+            return this;
+        }
+
+        /**
+         * Calls in flight per shared connection below which N shrinks.
+         * @param shrinkBelow below {@link #growAbove(double)}
+         * @return this builder
+         */
+        public Builder shrinkBelow(double shrinkBelow) {
+            this.shrinkBelow = shrinkBelow;
+            return this;
+        }
+
+        /**
+         * Mean borrow wait over mean use time above which POOLED is left.
+         * @param poolWaitRatio the ratio
+         * @return this builder
+         */
+        public Builder poolWaitRatio(double poolWaitRatio) {
+            this.poolWaitRatio = poolWaitRatio;
+            return this;
+        }
+
+        /**
+         * Windows a proposal must hold in before it is carried out.
+         * @param confirmWindows at least 1
+         * @return this builder
+         */
+        public Builder confirmWindows(int confirmWindows) {
+            this.confirmWindows = confirmWindows;
+            return this;
+        }
+
+        /**
+         * Minimum time between changes, and how long a proposal must hold. Unless
+         * {@link #maxDwell(Duration)} is set, the longest dwell is raised to it when shorter.
+         * @param dwell not negative
+         * @return this builder
+         */
+        public Builder dwell(Duration dwell) {
+            this.dwell = dwell;
+            return this;
+        }
+
+        /**
+         * The longest the dwell grows to after rollbacks.
+         * @param maxDwell at least the dwell
+         * @return this builder
+         */
+        public Builder maxDwell(Duration maxDwell) {
+            this.maxDwell = maxDwell;
+            this.maxDwellSet = true;
+            return this;
+        }
+
+        /**
+         * How long a new strategy is compared against the one it replaced.
+         * @param trial not negative
+         * @return this builder
+         */
+        public Builder trial(Duration trial) {
+            this.trial = trial;
+            return this;
+        }
+
+        /**
+         * How much worse a trial may do at comparable load before it is rolled back (0.15 = 15%).
+         * @param trialTolerance the tolerance
+         * @return this builder
+         */
+        public Builder trialTolerance(double trialTolerance) {
+            this.trialTolerance = trialTolerance;
+            return this;
+        }
+
+        /**
+         * Rollbacks within an hour that suspend changes.
+         * @param suppressAfterRollbacks at least 1
+         * @return this builder
+         */
+        public Builder suppressAfterRollbacks(int suppressAfterRollbacks) {
+            this.suppressAfterRollbacks = suppressAfterRollbacks;
+            return this;
+        }
+
+        /**
+         * How long changes stay suspended.
+         * @param suppression the suspension
+         * @return this builder
+         */
+        public Builder suppression(Duration suppression) {
+            this.suppression = suppression;
+            return this;
+        }
+
+        /**
+         * The switch budget: most automatic switches in any hour.
+         * @param maxSwitchesPerHour at least 1
+         * @return this builder
+         */
+        public Builder maxSwitchesPerHour(int maxSwitchesPerHour) {
+            this.maxSwitchesPerHour = maxSwitchesPerHour;
+            return this;
+        }
+
+        /**
+         * When the policy moves callers to blocking POOLED connections; only for a template whose
+         * POOLED strategies run on such connections.
+         * @param blockingPool the settings, or {@code null} for no such move
+         * @return this builder
+         */
+        public Builder blockingPool(BlockingPool blockingPool) {
+            this.blockingPool = blockingPool;
+            return this;
+        }
+
+        /**
+         * The blocking pool set so far.
+         * @return the settings, or {@code null} if there is none
+         */
+        public BlockingPool blockingPool() {
+            return this.blockingPool;
+        }
+
+        /**
+         * The settings as they stand, checked.
+         * @return the settings
+         * @throws IllegalArgumentException if they are inconsistent (see {@link Settings})
+         */
+        public Settings settings() {
+            Objects.requireNonNull(this.dwell, "dwell");
+            Objects.requireNonNull(this.maxDwell, "maxDwell");
+            Duration longest = !this.maxDwellSet && this.maxDwell.compareTo(this.dwell) < 0 ? this.dwell : this.maxDwell;
+            return new Settings(this.maxConnections, this.selector, this.minCallsPerWindow, this.growAbove, this.shrinkBelow,
+                    this.poolWaitRatio, this.confirmWindows, this.dwell, longest, this.trial, this.trialTolerance,
                     this.suppressAfterRollbacks, this.suppression, this.maxSwitchesPerHour);
+        }
+
+        /**
+         * A new policy with these settings and blocking pool; each call gives a policy with a
+         * history of its own.
+         * @return the policy
+         * @throws IllegalArgumentException if the settings are inconsistent
+         */
+        public ThresholdStrategyPolicy build() {
+            return new ThresholdStrategyPolicy(settings(), this.blockingPool);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.adaptivecache.management;
 
+import java.time.Duration;
 import java.util.Optional;
 
 import io.adaptivecache.CacheFailureMode;
@@ -110,6 +111,13 @@ public interface CacheTemplateManagement extends AutoCloseable {
      * @return {@code true} if they do
      */
     boolean pooledConnectionsBlock();
+
+    /**
+     * The longest wait, on a switch, for the replaced strategy's calls to finish before its
+     * connections close.
+     * @return the drain timeout this template was built with
+     */
+    Duration drainTimeout();
 
     /**
      * This template's sensors: per-call latency and outcome counts, sampled per window by the

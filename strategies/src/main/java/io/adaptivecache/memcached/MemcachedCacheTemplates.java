@@ -223,17 +223,17 @@ public final class MemcachedCacheTemplates {
 
         @Override
         protected CacheBackend<MemcachedConnection> backend() {
-            if (username != null && protocol != MemcachedProtocol.BINARY) {
+            if (username != null && !protocol.supportsSasl()) {
                 throw new IllegalArgumentException("SASL authentication needs the binary protocol; set protocol to BINARY");
             }
             CacheInputRules rules = CacheInputRules.builder("memcached").maxKeyBytes(250).printableKeysOnly(true)
                     .maxValueBytes(itemSizeMaxBytes - ITEM_OVERHEAD_BYTES).maxTtl(MemcachedExpiry.maxTtl(Instant.now()))
                     .build();
+            if (username != null && !driver.supportsSasl()) {
+                throw new IllegalArgumentException("SASL authentication needs the spymemcached driver: XMemcached's SASL did not "
+                        + "authenticate against memcached's own (sasldb) in this project's tests");
+            }
             if (driver == MemcachedDriver.XMEMCACHED) {
-                if (username != null) {
-                    throw new IllegalArgumentException("SASL authentication needs the spymemcached driver: XMemcached's SASL did not "
-                            + "authenticate against memcached's own (sasldb) in this project's tests");
-                }
                 XMemcachedConnections connections = new XMemcachedConnections(servers, this::configure, connectTimeout);
                 XMemcachedCacheCommands commands = new XMemcachedCacheCommands(operationTimeout,
                         () -> System.currentTimeMillis() / 1000, connections.describe());

@@ -13,5 +13,14 @@ public enum MemcachedProtocol {
     BINARY,
 
     /** The classic text protocol. */
-    TEXT
+    TEXT;
+
+    /**
+     * Whether SASL authentication works over this protocol: memcached authenticates over the
+     * binary protocol only.
+     * @return {@code true} for {@link #BINARY}
+     */
+    public boolean supportsSasl() {
+        return this == BINARY;
+    }
 }

@@ -125,8 +125,13 @@ public final class RedisCacheTemplates {
         }
     }
 
-    /** A Redis URI as it may be shown: any user-info part (user:password@) replaced by ****. */
-    static String maskCredentials(String uri) {
+    /**
+     * A Redis URI as it may be shown in messages and logs: any user-info part
+     * ({@code user:password@}) replaced by {@code ****}.
+     * @param uri the URI, or any text holding one
+     * @return the text without credentials
+     */
+    public static String maskCredentials(String uri) {
         return uri.replaceAll("(?<=://)[^@/]*@", "****@");
     }
 }

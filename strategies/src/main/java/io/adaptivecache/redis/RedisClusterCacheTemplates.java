@@ -190,7 +190,8 @@ public final class RedisClusterCacheTemplates {
 
         /**
          * Whether the topology is read again at once on MOVED/ASK redirects, persistent
-         * reconnects, unknown nodes and uncovered slots; default on.
+         * reconnects, unknown nodes and uncovered slots; default on. Off, only the periodic
+         * refresh reads it (none of Lettuce's adaptive triggers is enabled).
          * @param enabled whether to
          * @return this builder
          */
@@ -250,6 +251,10 @@ public final class RedisClusterCacheTemplates {
                 // From the first failed reconnect (Lettuce's default waits for five, which its growing
                 // reconnect delay stretches over seconds): a master that went away may have been replaced.
                 refresh.enableAllAdaptiveRefreshTriggers().refreshTriggersReconnectAttempts(1);
+            }
+            else {
+                // Lettuce 7 enables every adaptive trigger by default: off must say so.
+                refresh.disableAllAdaptiveRefreshTriggers();
             }
             // The cluster settings first, so that a user's options customizer has the last word.
             ClusterClientOptions.Builder options = configure(

@@ -437,6 +437,14 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     }
 
     /**
+     * The longest wait for a retired strategy's calls to finish before its connections close.
+     * @return the drain timeout
+     */
+    public Duration drainTimeout() {
+        return this.drainTimeout;
+    }
+
+    /**
      * The spec of the live strategy.
      * @return the spec
      * @throws IllegalStateException if not started

@@ -203,6 +203,11 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     }
 
     @Override
+    public Duration drainTimeout() {
+        return connections.drainTimeout();
+    }
+
+    @Override
     public StrategyStats strategyStats() {
         return connections.stats();
     }

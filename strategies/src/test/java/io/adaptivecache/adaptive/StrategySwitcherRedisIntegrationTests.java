@@ -120,11 +120,7 @@ class StrategySwitcherRedisIntegrationTests {
                 .commandTimeout(Duration.ofSeconds(5)).drainTimeout(Duration.ofSeconds(10)).start();
         assertThat(this.template.pooledConnectionsBlock()).isTrue();
         // A wide trial tolerance: this is about the moves, not about which driver wins on a busy 2-core machine.
-        ThresholdStrategyPolicy.Settings settings = quick(2);
-        settings = new ThresholdStrategyPolicy.Settings(settings.maxConnections(), settings.selector(), settings.minCallsPerWindow(),
-                settings.growAbove(), settings.shrinkBelow(), settings.poolWaitRatio(), settings.confirmWindows(), settings.dwell(),
-                settings.maxDwell(), settings.trial(), 0.9, settings.suppressAfterRollbacks(), settings.suppression(),
-                settings.maxSwitchesPerHour());
+        ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.builder(quick(2)).trialTolerance(0.9).settings();
         // A pool wait as generous as the other tests': 64 threads arriving at once on two cores wait on scheduling, not on Redis.
         this.switcher = new StrategySwitcher(this.template, new ThresholdStrategyPolicy(settings,
                 new ThresholdStrategyPolicy.BlockingPool(4, Duration.ofMillis(1), 8, Duration.ofSeconds(5))), Duration.ofMillis(500), AdaptiveMode.AUTO, null, System::nanoTime,
@@ -174,8 +170,9 @@ class StrategySwitcherRedisIntegrationTests {
     @Test
     void loadAlternatingFasterThanTheDwellBetweenOneAndSixtyFourCallersGivesAtMostOneSwitch() {
         // A budget out of reach: only the policy's own rules may hold switches back. Dwell 3 s, half-period 1.5 s.
-        ThresholdStrategyPolicy.Settings outOfReach = new ThresholdStrategyPolicy.Settings(4, SelectorType.ROUND_ROBIN, 50, 4.0, 0.5,
-                0.5, 2, Duration.ofSeconds(3), Duration.ofSeconds(30), Duration.ofSeconds(1), 0.15, 3, Duration.ofHours(1), 1_000);
+        ThresholdStrategyPolicy.Settings outOfReach = ThresholdStrategyPolicy.builder().maxConnections(4).minCallsPerWindow(50)
+                .confirmWindows(2).dwell(Duration.ofSeconds(3)).maxDwell(Duration.ofSeconds(30)).trial(Duration.ofSeconds(1))
+                .maxSwitchesPerHour(1_000).settings();
         start(StrategySpec.single(), outOfReach);
         long started = System.nanoTime();
         AtomicLong phase = new AtomicLong();

@@ -16,6 +16,7 @@ import static io.adaptivecache.adaptive.Windows.pooled;
 import static io.adaptivecache.adaptive.Windows.timed;
 import static io.adaptivecache.adaptive.Windows.window;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** The default policy, driven by scripted windows and explicit times: no threads, no sleeps. */
 class ThresholdStrategyPolicyTests {
@@ -322,9 +323,39 @@ class ThresholdStrategyPolicyTests {
     }
 
     @Test
+    void theBuilderShouldSetEachSettingByNameAndKeepTheOthersAtTheirDefaults() {
+        ThresholdStrategyPolicy.Settings defaults = ThresholdStrategyPolicy.Settings.defaults();
+        ThresholdStrategyPolicy.BlockingPool blockingPool = new ThresholdStrategyPolicy.BlockingPool(3, Duration.ofMillis(2), 6,
+                Duration.ofSeconds(2));
+        ThresholdStrategyPolicy policy = ThresholdStrategyPolicy.builder().maxConnections(5).selector(SelectorType.LEAST_IN_FLIGHT)
+                .minCallsPerWindow(7).growAbove(6.0).shrinkBelow(0.25).poolWaitRatio(0.75).confirmWindows(4)
+                .dwell(Duration.ofSeconds(8)).maxDwell(Duration.ofMinutes(9)).trial(Duration.ofSeconds(10)).trialTolerance(0.2)
+                .suppressAfterRollbacks(2).suppression(Duration.ofMinutes(11)).maxSwitchesPerHour(12 + 1).blockingPool(blockingPool)
+                .build();
+
+        assertThat(policy.settings()).isEqualTo(new ThresholdStrategyPolicy.Settings(5, SelectorType.LEAST_IN_FLIGHT, 7, 6.0, 0.25,
+                0.75, 4, Duration.ofSeconds(8), Duration.ofMinutes(9), Duration.ofSeconds(10), 0.2, 2, Duration.ofMinutes(11), 13));
+        assertThat(policy.blockingPool()).isSameAs(blockingPool);
+        assertThat(ThresholdStrategyPolicy.builder().settings()).isEqualTo(defaults);
+        assertThat(ThresholdStrategyPolicy.builder().build().blockingPool()).isNull();
+        assertThat(ThresholdStrategyPolicy.builder(defaults).minCallsPerWindow(9).settings())
+                .isEqualTo(defaults.withMinCallsPerWindow(9));
+    }
+
+    @Test
+    void theBuilderShouldRaiseTheLongestDwellToALongerDwellUnlessItWasSet() {
+        Duration longDwell = ThresholdStrategyPolicy.Settings.defaults().maxDwell().plusMinutes(1);
+        assertThat(ThresholdStrategyPolicy.builder().dwell(longDwell).settings().maxDwell()).isEqualTo(longDwell);
+        assertThatIllegalArgumentException().isThrownBy(() -> ThresholdStrategyPolicy.builder().maxDwell(Duration.ofSeconds(1))
+                .dwell(Duration.ofSeconds(2)).settings()).withMessageContaining("maxDwell must be at least dwell");
+        assertThatIllegalArgumentException().isThrownBy(() -> ThresholdStrategyPolicy.builder().growAbove(0.1).build())
+                .withMessageContaining("shrinkBelow");
+    }
+
+    @Test
     void theHourlyBudgetShouldHoldBackFurtherSwitches() {
-        ThresholdStrategyPolicy budgetOfOne = new ThresholdStrategyPolicy(new ThresholdStrategyPolicy.Settings(4, SelectorType.ROUND_ROBIN,
-                200, 4.0, 0.5, 0.5, 1, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ZERO, 0.15, 3, Duration.ofHours(1), 1));
+        ThresholdStrategyPolicy budgetOfOne = ThresholdStrategyPolicy.builder().maxConnections(4).confirmWindows(1)
+                .dwell(Duration.ofSeconds(1)).maxDwell(Duration.ofSeconds(1)).trial(Duration.ZERO).maxSwitchesPerHour(1).build();
         long t = 2 * SECOND;
         budgetOfOne.decide(window(t, SINGLE, 1_000, 1), t);
         t += 2 * SECOND;
@@ -344,11 +375,7 @@ class ThresholdStrategyPolicyTests {
 
     @Test
     void aSquareWaveOfLoadSlowerThanTheDwellGivesAtMostOneSwitchPerPhaseWithTheBudgetOutOfReach() {
-        ThresholdStrategyPolicy.Settings defaults = ThresholdStrategyPolicy.Settings.defaults().withMaxConnections(8);
-        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(new ThresholdStrategyPolicy.Settings(defaults.maxConnections(),
-                defaults.selector(), defaults.minCallsPerWindow(), defaults.growAbove(), defaults.shrinkBelow(), defaults.poolWaitRatio(),
-                defaults.confirmWindows(), defaults.dwell(), defaults.maxDwell(), defaults.trial(), defaults.trialTolerance(),
-                defaults.suppressAfterRollbacks(), defaults.suppression(), 1_000));
+        ThresholdStrategyPolicy policy = ThresholdStrategyPolicy.builder().maxConnections(8).maxSwitchesPerHour(1_000).build();
         StrategySpec live = StrategySpec.single();
         int[] switchesPerPhase = new int[30];
         for (long second = 1; second <= 3600; second++) {

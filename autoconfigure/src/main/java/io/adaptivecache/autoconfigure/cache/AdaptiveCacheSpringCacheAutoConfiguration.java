@@ -5,7 +5,7 @@ import java.util.Map;
 
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
-import io.adaptivecache.autoconfigure.AdaptiveCacheProperties;
+import io.adaptivecache.autoconfigure.AdaptiveCacheSpringCacheProperties;
 import io.adaptivecache.autoconfigure.InvalidAdaptiveCachePropertyException;
 import io.adaptivecache.spring.cache.AdaptiveCacheManager;
 import io.adaptivecache.spring.cache.CacheFailureHandler;
@@ -21,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.interceptor.CacheAspectSupport;
 import org.springframework.context.annotation.Bean;
@@ -37,33 +38,31 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBean({ CacheAspectSupport.class, CacheTemplate.class })
 @ConditionalOnMissingBean(CacheManager.class)
 @ConditionalOnBooleanProperty(name = "adaptive-cache.cache.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(AdaptiveCacheSpringCacheProperties.class)
 public final class AdaptiveCacheSpringCacheAutoConfiguration {
 
-    private static final String PREFIX = "adaptive-cache.cache";
+    private static final String PREFIX = AdaptiveCacheSpringCacheProperties.PREFIX;
 
     @Bean
-    AdaptiveCacheManager cacheManager(AdaptiveCacheProperties properties, Map<String, CacheTemplate> templates,
+    AdaptiveCacheManager cacheManager(AdaptiveCacheSpringCacheProperties cache, Map<String, CacheTemplate> templates,
             CacheValueSerializer adaptiveCacheValueSerializer) {
-        AdaptiveCacheProperties.Cache cache = properties.getCache();
-        AdaptiveCacheProperties.Backend defaultBackend = cache.getBackend() != null ? cache.getBackend()
-                : templates.containsKey(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE) ? AdaptiveCacheProperties.Backend.REDIS
-                        : AdaptiveCacheProperties.Backend.MEMCACHED;
+        AdaptiveCacheSpringCacheProperties.Backend defaultBackend = cache.getBackend() != null ? cache.getBackend()
+                : templates.containsKey(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE) ? AdaptiveCacheSpringCacheProperties.Backend.REDIS
+                        : AdaptiveCacheSpringCacheProperties.Backend.MEMCACHED;
         template(templates, defaultBackend, PREFIX + ".backend");
         cache.getBackends().forEach((name, backend) -> template(templates, backend, PREFIX + ".backends." + name));
-        checkTtl(PREFIX + ".default-ttl", cache.getDefaultTtl());
-        cache.getTtl().forEach((name, ttl) -> checkTtl(PREFIX + ".ttl." + name, ttl));
-        CacheFailureHandler failures = new CacheFailureHandler(cache.getOnError() == AdaptiveCacheProperties.OnError.RETHROW,
+        CacheFailureHandler failures = new CacheFailureHandler(cache.getOnError() == AdaptiveCacheSpringCacheProperties.OnError.RETHROW,
                 Duration.ofSeconds(30));
         return new AdaptiveCacheManager(name -> {
-            AdaptiveCacheProperties.Backend backend = cache.getBackends().getOrDefault(name, defaultBackend);
+            AdaptiveCacheSpringCacheProperties.Backend backend = cache.getBackends().getOrDefault(name, defaultBackend);
             return new AdaptiveCacheManager.CacheSettings(template(templates, backend, PREFIX + ".backends." + name),
                     cache.getTtl().getOrDefault(name, cache.getDefaultTtl()), cache.getKeyPrefix(), cache.isAllowNullValues());
         }, adaptiveCacheValueSerializer, failures);
     }
 
-    private static CacheTemplate template(Map<String, CacheTemplate> templates, AdaptiveCacheProperties.Backend backend,
+    private static CacheTemplate template(Map<String, CacheTemplate> templates, AdaptiveCacheSpringCacheProperties.Backend backend,
             String property) {
-        String bean = backend == AdaptiveCacheProperties.Backend.REDIS ? AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE
+        String bean = backend == AdaptiveCacheSpringCacheProperties.Backend.REDIS ? AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE
                 : AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE;
         CacheTemplate template = templates.get(bean);
         if (template == null) {
@@ -72,12 +71,6 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
                             + templates.keySet());
         }
         return template;
-    }
-
-    private static void checkTtl(String property, Duration ttl) {
-        if (ttl == null || ttl.isNegative()) {
-            throw new InvalidAdaptiveCachePropertyException(property, ttl, "it must be zero (no expiry) or a positive duration");
-        }
     }
 
     /** JSON through the application's Jackson, when Jackson is present and JSON is chosen (the default). */
@@ -97,8 +90,8 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
     /** Java serialization when chosen; JSON without Jackson is a configuration error. Member classes are processed first. */
     @Bean
     @ConditionalOnMissingBean(CacheValueSerializer.class)
-    CacheValueSerializer adaptiveCacheValueSerializer(AdaptiveCacheProperties properties) {
-        if (properties.getCache().getSerializer() != AdaptiveCacheProperties.Serializer.JDK) {
+    CacheValueSerializer adaptiveCacheValueSerializer(AdaptiveCacheSpringCacheProperties properties) {
+        if (properties.getSerializer() != AdaptiveCacheSpringCacheProperties.Serializer.JDK) {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".serializer", "json",
                     "JSON needs tools.jackson.core:jackson-databind on the classpath; add it or set " + PREFIX + ".serializer=jdk");
         }

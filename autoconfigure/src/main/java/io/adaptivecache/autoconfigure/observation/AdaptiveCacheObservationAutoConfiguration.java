@@ -2,6 +2,7 @@ package io.adaptivecache.autoconfigure.observation;
 
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
+import io.adaptivecache.autoconfigure.AdaptiveCacheObservationProperties;
 import io.adaptivecache.autoconfigure.CacheTemplateBeans;
 import io.adaptivecache.micrometer.CacheCallObservationConvention;
 import io.adaptivecache.micrometer.CacheCallObservations;
@@ -13,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -29,6 +31,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(ObservationRegistry.class)
 @ConditionalOnProperty(prefix = "adaptive-cache.observations", name = "enabled", havingValue = "true")
+@EnableConfigurationProperties(AdaptiveCacheObservationProperties.class)
 public final class AdaptiveCacheObservationAutoConfiguration {
 
     @Bean

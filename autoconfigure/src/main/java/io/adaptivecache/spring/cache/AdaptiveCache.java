@@ -80,6 +80,14 @@ public class AdaptiveCache extends AbstractValueAdaptingCache {
         return this.ttl;
     }
 
+    /**
+     * The prefix of every key this cache stores.
+     * @return the prefix, empty for none
+     */
+    public String getKeyPrefix() {
+        return this.keyPrefix;
+    }
+
     @Override
     protected Object lookup(Object key) {
         try {

@@ -62,6 +62,22 @@ public class AdaptiveCacheManager implements CacheManager {
     }
 
     /**
+     * Whether a backend failure reaches the caller rather than costing a miss or a skipped write.
+     * @return {@code true} when failures are rethrown
+     */
+    public boolean rethrowsFailures() {
+        return this.failures.rethrows();
+    }
+
+    /**
+     * What turns this manager's values into bytes.
+     * @return the serializer
+     */
+    public CacheValueSerializer getSerializer() {
+        return this.serializer;
+    }
+
+    /**
      * How one cache is stored.
      *
      * @param template the template holding its entries

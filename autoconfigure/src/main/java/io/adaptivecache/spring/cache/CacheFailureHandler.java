@@ -55,6 +55,14 @@ public class CacheFailureHandler {
     }
 
     /**
+     * Whether failures reach the caller rather than degrading to a miss or a skipped write.
+     * @return {@code true} when configured to rethrow
+     */
+    public boolean rethrows() {
+        return this.rethrow;
+    }
+
+    /**
      * Failures handled so far.
      * @return the count
      */

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import io.adaptivecache.autoconfigure.AdaptiveCacheProperties;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisClusterCacheTemplates;
@@ -53,7 +52,7 @@ class CacheTemplateClusterHealthTests {
         this.template = RedisClusterCacheTemplates.builder().nodes(cluster.seedAddresses().split(","))
                 .strategy(StrategySpec.single()).commandTimeout(Duration.ofSeconds(1)).start();
         CacheTemplateHealthIndicator indicator = new CacheTemplateHealthIndicator(this.template,
-                new AdaptiveCacheSwitchers(new AdaptiveCacheProperties(), event -> {
+                new AdaptiveCacheSwitchers(java.util.List.of(), event -> {
                 }));
 
         Health healthy = indicator.health();

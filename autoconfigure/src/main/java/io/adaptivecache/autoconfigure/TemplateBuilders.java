@@ -1,0 +1,30 @@
+package io.adaptivecache.autoconfigure;
+
+import io.adaptivecache.template.AbstractCacheTemplateBuilder;
+import org.springframework.beans.factory.ObjectProvider;
+
+/** What every template's builder takes from the settings every template has, whatever its backend. */
+final class TemplateBuilders {
+
+    private TemplateBuilders() {
+    }
+
+    /**
+     * Applies a template's name, initial strategy, pool customizers, drain timeout, guard and
+     * failure mode.
+     * @param builder the backend's template builder
+     * @param settings the template's properties section (checked when bound)
+     * @param guards makes the template's guard
+     * @param poolCustomizers adjust its POOLED strategies' pools
+     */
+    static void applyCommon(AbstractCacheTemplateBuilder<?, ?> builder, AdaptiveCacheTemplateProperties settings,
+            ObjectProvider<CacheCallGuards> guards, ObjectProvider<CachePoolCustomizer> poolCustomizers) {
+        String template = settings.templateName();
+        builder.name(template);
+        builder.strategy(StrategySpecs.initial(settings));
+        builder.poolConfig(PoolCustomizers.forTemplate(template, poolCustomizers));
+        builder.drainTimeout(settings.getDrainTimeout());
+        builder.guard(guards.getIfAvailable(() -> CacheCallGuards.WITHOUT_RESILIENCE4J).forTemplate(template, settings.prefix(), settings));
+        builder.onFailure(settings.getResilience().getOnFailure());
+    }
+}
