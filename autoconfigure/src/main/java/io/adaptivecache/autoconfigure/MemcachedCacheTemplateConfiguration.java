@@ -5,7 +5,6 @@ import java.util.List;
 
 import io.adaptivecache.command.DefaultCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
-import io.adaptivecache.memcached.MemcachedConnection;
 import io.adaptivecache.memcached.MemcachedDriver;
 import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.memcached.MemcachedServerAddress;
@@ -30,7 +29,7 @@ class MemcachedCacheTemplateConfiguration {
 
     @Bean(AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
     @ConditionalOnMissingBean(name = AdaptiveCacheAutoConfiguration.MEMCACHED_TEMPLATE)
-    DefaultCacheTemplate<MemcachedConnection> memcachedCacheTemplate(AdaptiveCacheProperties properties,
+    DefaultCacheTemplate<?> memcachedCacheTemplate(AdaptiveCacheProperties properties,
             ObjectProvider<MemcachedConnectionFactoryCustomizer> factoryCustomizers,
             ObjectProvider<XMemcachedClientBuilderCustomizer> xmemcachedCustomizers,
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards, ResourceLoader resourceLoader) {

@@ -44,7 +44,7 @@ class RedisCacheTemplateConfiguration {
         Binder binder = Binder.get(environment);
         String bundleName = sslBundleName(redis, binder);
         List<RedisURI> clusterNodes = RedisClusterSettings.nodes(redis, binder, bundleName != null);
-        AbstractRedisTemplateBuilder<?, ?> builder = clusterNodes.isEmpty() ? standalone(redis, binder, bundleName, sslBundles)
+        AbstractRedisTemplateBuilder<?> builder = clusterNodes.isEmpty() ? standalone(redis, binder, bundleName, sslBundles)
                 : RedisClusterSettings.builder(redis, binder, clusterNodes);
         if (!clusterNodes.isEmpty()) {
             pooledDriver(redis, true);
@@ -246,7 +246,7 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** Applies a template's resilience properties: its guard and its failure mode. */
-    static void resilience(io.adaptivecache.command.AbstractCacheTemplateBuilder<?, ?> builder, String template, String prefix,
+    static void resilience(io.adaptivecache.command.AbstractCacheTemplateBuilder<?> builder, String template, String prefix,
             AdaptiveCacheProperties.TemplateSettings settings, ObjectProvider<CacheCallGuards> guards) {
         builder.guard(guards.getIfAvailable(() -> CacheCallGuards.WITHOUT_RESILIENCE4J).forTemplate(template, prefix, settings));
         if (settings.getResilience().getOnFailure() == null) {

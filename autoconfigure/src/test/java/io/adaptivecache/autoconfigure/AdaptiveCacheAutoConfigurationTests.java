@@ -250,7 +250,7 @@ class AdaptiveCacheAutoConfigurationTests {
     static class UserTemplateConfiguration {
 
         @Bean
-        DefaultCacheTemplate<io.adaptivecache.memcached.MemcachedConnection> memcachedCacheTemplate() {
+        DefaultCacheTemplate<?> memcachedCacheTemplate() {
             return MemcachedCacheTemplates.builder().name("users-own").servers(memcached.addresses())
                     .strategy(StrategySpec.single()).build();
         }

@@ -11,12 +11,12 @@ import io.adaptivecache.strategy.StrategySpec;
 /**
  * What every backend's template builder shares: the name, the strategy, the drain timeout, the
  * pool hook and the build/start steps. A backend's builder adds its connection settings and
- * builds its {@link CacheBackend}.
+ * builds its {@link CacheBackend}, whose native connection type may depend on a setting (a
+ * driver), so it is fixed when the backend is built rather than by the builder's type.
  *
  * @param <B> the concrete builder, returned by every setter
- * @param <C> the backend's native connection type
  */
-public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTemplateBuilder<B, C>, C> {
+public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTemplateBuilder<B>> {
 
     private String name;
     private StrategySpec strategy = StrategySpec.multi();
@@ -99,17 +99,18 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     }
 
     /**
-     * Builds the backend from this builder's settings.
+     * Builds the backend from this builder's settings, on the native connection type of the
+     * driver chosen.
      * @return the backend, owning whatever client-wide resources it created
      */
-    protected abstract CacheBackend<C> backend();
+    protected abstract CacheBackend<?> backend();
 
     /**
      * Builds a template without connecting; call {@link DefaultCacheTemplate#start()} (or let a
      * lifecycle do it) before use.
      * @return the template
      */
-    public DefaultCacheTemplate<C> build() {
+    public DefaultCacheTemplate<?> build() {
         return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer,
                 this.guard, this.failureMode);
     }
@@ -121,8 +122,8 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
      * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached, in
      *     {@link CacheFailureMode#FAIL_FAST} mode
      */
-    public DefaultCacheTemplate<C> start() {
-        DefaultCacheTemplate<C> template = build();
+    public DefaultCacheTemplate<?> start() {
+        DefaultCacheTemplate<?> template = build();
         try {
             template.start();
         }

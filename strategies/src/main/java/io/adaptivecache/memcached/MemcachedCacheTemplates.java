@@ -60,7 +60,7 @@ public final class MemcachedCacheTemplates {
     private static final int TIMEOUTS_BEFORE_RECONNECT = 100;
 
     /** Builds a memcached template; not thread-safe, use once. */
-    public static final class Builder extends AbstractCacheTemplateBuilder<Builder, MemcachedConnection> {
+    public static final class Builder extends AbstractCacheTemplateBuilder<Builder> {
 
         private List<MemcachedServerAddress> servers = List.of(new MemcachedServerAddress("127.0.0.1", 11211, 1));
         private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
@@ -219,8 +219,11 @@ public final class MemcachedCacheTemplates {
             return this;
         }
 
+        /**
+         * The backend on the driver chosen, with that driver's own client as the connection.
+         */
         @Override
-        protected CacheBackend<MemcachedConnection> backend() {
+        protected CacheBackend<?> backend() {
             if (username != null && protocol != MemcachedProtocol.BINARY) {
                 throw new IllegalArgumentException("SASL authentication needs the binary protocol; set protocol to BINARY");
             }

@@ -48,7 +48,7 @@ class RedisInputValidationIntegrationTests {
     @MethodSource("badCalls")
     void badInputShouldBeRejectedBeforeAnyIoAndLeaveTheConnectionUsable(Consumer<CacheTemplate> badCall) {
         String sentinel = "sentinel:" + UUID.randomUUID();
-        try (DefaultCacheTemplate<RedisConnection> cache = RedisCacheTemplates.builder()
+        try (DefaultCacheTemplate<?> cache = RedisCacheTemplates.builder()
                 .uri(redis.uri()).strategy(StrategySpec.single()).maxKeyBytes(MAX_KEY_BYTES).maxValueBytes(MAX_VALUE_BYTES)
                 .start()) {
             cache.set(sentinel, "kept".getBytes(), Duration.ZERO);
