@@ -24,7 +24,7 @@ public class AdaptiveCacheMemcachedProperties extends AdaptiveCacheTemplatePrope
         return TEMPLATE_NAME;
     }
 
-    /** Client library of every strategy: spymemcached, or xmemcached (faster here at 8 or more callers on a short round trip; async calls complete before they return; no SASL). Needs its jar; the starter brings both. */
+    /** Client library of every strategy: spymemcached, or xmemcached (faster here at 8 or more callers on a short round trip; async calls complete before they return; no SASL). Needs its jar: the starter brings spymemcached; for xmemcached add com.googlecode.xmemcached:xmemcached. */
     private io.adaptivecache.memcached.MemcachedDriver driver = io.adaptivecache.memcached.MemcachedDriver.SPYMEMCACHED;
 
     /** Servers as host:port or host:port:weight; keys are spread by ketama consistent hashing, in proportion to the weights. */

@@ -41,7 +41,7 @@ class RedisCacheTemplateConfiguration {
         Binder binder = Binder.get(environment);
         String bundleName = sslBundleName(redis, binder);
         List<RedisURI> clusterNodes = RedisClusterSettings.nodes(redis, binder, bundleName != null);
-        AbstractRedisTemplateBuilder<?, ?> builder = clusterNodes.isEmpty() ? standalone(redis, binder, bundleName, sslBundles)
+        AbstractRedisTemplateBuilder<?> builder = clusterNodes.isEmpty() ? standalone(redis, binder, bundleName, sslBundles)
                 : RedisClusterSettings.builder(redis, binder, clusterNodes);
         if (!clusterNodes.isEmpty()) {
             pooledDriver(redis, true);

@@ -10,9 +10,6 @@ import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
-import net.rubyeye.xmemcached.command.BinaryCommandFactory;
-import net.rubyeye.xmemcached.command.TextCommandFactory;
-import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
 import net.spy.memcached.ConnectionFactoryBuilder;
 import net.spy.memcached.DefaultHashAlgorithm;
 import net.spy.memcached.FailureMode;
@@ -40,7 +37,9 @@ import net.spy.memcached.ops.ArrayOperationQueueFactory;
  * header, so a value the server would refuse never reaches it.
  *
  * <p>The client library is spymemcached unless {@link Builder#driver(MemcachedDriver)} says
- * XMemcached; both store values the same way, so either reads what the other wrote.
+ * XMemcached; both store values the same way, so either reads what the other wrote. XMemcached
+ * is optional ({@code com.googlecode.xmemcached:xmemcached}): a spymemcached template never
+ * loads its classes.
  */
 public final class MemcachedCacheTemplates {
 
@@ -62,7 +61,7 @@ public final class MemcachedCacheTemplates {
     private static final int TIMEOUTS_BEFORE_RECONNECT = 100;
 
     /** Builds a memcached template; not thread-safe, use once. */
-    public static final class Builder extends AbstractCacheTemplateBuilder<Builder, MemcachedConnection> {
+    public static final class Builder extends AbstractCacheTemplateBuilder<Builder> {
 
         private List<MemcachedServerAddress> servers = List.of(new MemcachedServerAddress("127.0.0.1", 11211, 1));
         private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
@@ -76,8 +75,8 @@ public final class MemcachedCacheTemplates {
         private MemcachedDriver driver = MemcachedDriver.SPYMEMCACHED;
         private Consumer<ConnectionFactoryBuilder> customizer = builder -> {
         };
-        private Consumer<XMemcachedClientBuilder> xmemcachedCustomizer = builder -> {
-        };
+        // No default lambda: one typed on XMemcached's builder would load XMemcached with this builder.
+        private Consumer<XMemcachedClientBuilder> xmemcachedCustomizer;
 
         private Builder() {
             super("memcached");
@@ -152,6 +151,8 @@ public final class MemcachedCacheTemplates {
 
         /**
          * The client library; default {@link MemcachedDriver#SPYMEMCACHED}.
+         * {@link MemcachedDriver#XMEMCACHED} needs {@code com.googlecode.xmemcached:xmemcached}
+         * on the class path.
          * @param driver the driver
          * @return this builder
          */
@@ -217,12 +218,17 @@ public final class MemcachedCacheTemplates {
          * @return this builder
          */
         public Builder xmemcachedClient(Consumer<XMemcachedClientBuilder> customizer) {
-            this.xmemcachedCustomizer = this.xmemcachedCustomizer.andThen(Objects.requireNonNull(customizer, "customizer"));
+            Objects.requireNonNull(customizer, "customizer");
+            this.xmemcachedCustomizer = this.xmemcachedCustomizer == null ? customizer : this.xmemcachedCustomizer.andThen(customizer);
             return this;
         }
 
+        /**
+         * The backend on the driver chosen, with that driver's own client as the connection.
+         * @throws IllegalStateException if the XMemcached driver is chosen without its jar
+         */
         @Override
-        protected CacheBackend<MemcachedConnection> backend() {
+        protected CacheBackend<?> backend() {
             if (username != null && !protocol.supportsSasl()) {
                 throw new IllegalArgumentException("SASL authentication needs the binary protocol; set protocol to BINARY");
             }
@@ -234,11 +240,9 @@ public final class MemcachedCacheTemplates {
                         + "authenticate against memcached's own (sasldb) in this project's tests");
             }
             if (driver == MemcachedDriver.XMEMCACHED) {
-                XMemcachedConnections connections = new XMemcachedConnections(servers, this::configure, connectTimeout);
-                XMemcachedCacheCommands commands = new XMemcachedCacheCommands(operationTimeout,
-                        () -> System.currentTimeMillis() / 1000, connections.describe());
-                return CacheBackend.of("memcached", connections, commands, rules, commands::translate, operationTimeout, () -> {
-                });
+                requireXMemcached();
+                return XMemcachedBackend.of(servers, protocol, operationTimeout, connectTimeout, maxReconnectDelay, xmemcachedCustomizer,
+                        rules);
             }
             SpymemcachedConnections connections = new SpymemcachedConnections(servers, this::configure, connectTimeout, username);
             OperationDeadlines deadlines = new OperationDeadlines(operationTimeout.toNanos(), connections.describe());
@@ -249,21 +253,15 @@ public final class MemcachedCacheTemplates {
                     new SpymemcachedExceptionTranslator(connections.describe(), operationQueueSize), operationTimeout, deadlines::close);
         }
 
-        /**
-         * XMemcached with the settings the spymemcached clients get where both have them: ketama,
-         * one connection per server (the strategy decides how many clients), one reactor thread
-         * per client, TCP_NODELAY (XMemcached's default). Every call names the raw-bytes transcoder; the
-         * client's default one stays, for the counter XMemcached creates with {@code add} over text.
-         */
-        private void configure(XMemcachedClientBuilder builder) {
-            builder.setCommandFactory(protocol == MemcachedProtocol.BINARY ? new BinaryCommandFactory() : new TextCommandFactory());
-            builder.setSessionLocator(new KetamaMemcachedSessionLocator());
-            builder.setConnectionPoolSize(1);
-            builder.setSelectorPoolSize(1);
-            builder.setOpTimeout(operationTimeout.toMillis());
-            builder.setHealSessionInterval(maxReconnectDelay.toMillis());
-            builder.setFailureMode(false);
-            xmemcachedCustomizer.accept(builder);
+        /** Looks XMemcached up without loading it, so that its absence reads as the dependency to add. */
+        private static void requireXMemcached() {
+            try {
+                Class.forName(XMemcachedBackend.CLIENT_CLASS, false, MemcachedCacheTemplates.class.getClassLoader());
+            }
+            catch (ClassNotFoundException | LinkageError ex) {
+                throw new IllegalStateException("The XMemcached driver needs com.googlecode.xmemcached:xmemcached on the class path: "
+                        + "add that dependency to use it, or keep the default driver, spymemcached", ex);
+            }
         }
 
         private void configure(ConnectionFactoryBuilder builder) {

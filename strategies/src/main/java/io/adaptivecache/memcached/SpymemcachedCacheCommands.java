@@ -32,7 +32,7 @@ import net.spy.memcached.ops.StatusCode;
  * listener (run on the client's I/O thread, no thread blocks per call) and registered with
  * {@link OperationDeadlines}, which fails it if the server does not answer in time.
  */
-final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnection> {
+final class SpymemcachedCacheCommands implements CacheCommands<MemcachedClient> {
 
     private final MemcachedProtocol protocol;
     private final OperationDeadlines deadlines;
@@ -49,8 +49,7 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnecti
     }
 
     @Override
-    public CompletionStage<byte[]> get(MemcachedConnection connection, String key) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<byte[]> get(MemcachedClient client, String key) {
         GetFuture<byte[]> operation = client.asyncGet(key, RawBytesTranscoder.INSTANCE);
         CompletableFuture<byte[]> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (value, status) -> (byte[]) value));
@@ -58,8 +57,7 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnecti
     }
 
     @Override
-    public CompletionStage<Map<String, byte[]>> getAll(MemcachedConnection connection, List<String> keys) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<Map<String, byte[]>> getAll(MemcachedClient client, List<String> keys) {
         BulkFuture<Map<String, byte[]>> operation = client.asyncGetBulk(keys, RawBytesTranscoder.INSTANCE);
         CompletableFuture<Map<String, byte[]>> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (values, status) -> inRequestOrder(keys, values)));
@@ -80,33 +78,28 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnecti
     }
 
     @Override
-    public CompletionStage<Void> set(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<Void> set(MemcachedClient client, String key, byte[] value, Duration ttl) {
         return store(client.set(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "set")
                 .thenApply(stored -> null);
     }
 
     @Override
-    public CompletionStage<Boolean> add(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<Boolean> add(MemcachedClient client, String key, byte[] value, Duration ttl) {
         return store(client.add(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "add");
     }
 
     @Override
-    public CompletionStage<Boolean> replace(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<Boolean> replace(MemcachedClient client, String key, byte[] value, Duration ttl) {
         return store(client.replace(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "replace");
     }
 
     @Override
-    public CompletionStage<Boolean> delete(MemcachedConnection connection, String key) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<Boolean> delete(MemcachedClient client, String key) {
         return store(client.delete(key), key, "delete");
     }
 
     @Override
-    public CompletionStage<Boolean> touch(MemcachedConnection connection, String key, Duration ttl) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<Boolean> touch(MemcachedClient client, String key, Duration ttl) {
         return store(client.touch(key, exptime(ttl)), key, "touch");
     }
 
@@ -127,8 +120,7 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnecti
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(MemcachedConnection connection, String key) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<CasValue<byte[]>> gets(MemcachedClient client, String key) {
         OperationFuture<CASValue<byte[]>> operation = client.asyncGets(key, RawBytesTranscoder.INSTANCE);
         CompletableFuture<CasValue<byte[]>> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (found, status) -> {
@@ -142,8 +134,7 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnecti
     }
 
     @Override
-    public CompletionStage<CasResult> cas(MemcachedConnection connection, String key, CasToken token, byte[] value, Duration ttl) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<CasResult> cas(MemcachedClient client, String key, CasToken token, byte[] value, Duration ttl) {
         OperationFuture<CASResponse> operation = client.asyncCAS(key, token.version(), exptime(ttl), value,
                 RawBytesTranscoder.INSTANCE);
         CompletableFuture<CasResult> result = new CompletableFuture<>();
@@ -157,8 +148,7 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnecti
     }
 
     @Override
-    public CompletionStage<Long> incr(MemcachedConnection connection, String key, long delta) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<Long> incr(MemcachedClient client, String key, long delta) {
         if (protocol == MemcachedProtocol.BINARY) {
             // One round trip: a missing counter is created holding delta, as if it had started at 0.
             return counter(client.asyncIncr(key, delta, delta, 0), key, "incr");
@@ -167,8 +157,7 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedConnecti
     }
 
     @Override
-    public CompletionStage<Long> decr(MemcachedConnection connection, String key, long delta) {
-        MemcachedClient client = connection.spymemcached();
+    public CompletionStage<Long> decr(MemcachedClient client, String key, long delta) {
         if (protocol == MemcachedProtocol.BINARY) {
             return counter(client.asyncDecr(key, delta, 0L, 0), key, "decr");
         }

@@ -23,11 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens spymemcached clients, each with a spymemcached connection factory of its own so that
- * clients share nothing they could shut down for one another. {@link #open()} returns once the
- * client is connected to every server, or to at least one when the connect timeout passes.
+ * Opens spymemcached clients ({@link MemcachedDriver#SPYMEMCACHED}), each with a spymemcached
+ * connection factory of its own so that clients share nothing they could shut down for one
+ * another. {@link #open()} returns once the client is connected to every server, or to at least
+ * one when the connect timeout passes.
  */
-public final class SpymemcachedConnections implements ConnectionFactory<MemcachedConnection> {
+public final class SpymemcachedConnections implements ConnectionFactory<MemcachedClient> {
 
     private static final Logger logger = LoggerFactory.getLogger(SpymemcachedConnections.class);
 
@@ -72,7 +73,7 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
     }
 
     @Override
-    public MemcachedConnection open() {
+    public MemcachedClient open() {
         Set<SocketAddress> connected = ConcurrentHashMap.newKeySet();
         CountDownLatch allConnected = new CountDownLatch(addresses.size());
         ConnectionObserver observer = new ConnectionObserver() {
@@ -116,7 +117,7 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
         if (username != null) {
             checkAuthenticated(client);
         }
-        return MemcachedConnection.of(client);
+        return client;
     }
 
     /**
@@ -152,13 +153,13 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
     }
 
     @Override
-    public boolean isUsable(MemcachedConnection connection) {
-        return !connection.spymemcached().getAvailableServers().isEmpty();
+    public boolean isUsable(MemcachedClient client) {
+        return !client.getAvailableServers().isEmpty();
     }
 
     @Override
-    public void close(MemcachedConnection connection) {
-        connection.spymemcached().shutdown();
+    public void close(MemcachedClient client) {
+        client.shutdown();
     }
 
     @Override

@@ -31,7 +31,7 @@ import net.rubyeye.xmemcached.exception.MemcachedServerException;
  * completed stage. XMemcached's exceptions are translated here, since only this class may name
  * them (XMemcached is an optional dependency).
  */
-final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection> {
+final class XMemcachedCacheCommands implements CacheCommands<MemcachedClient> {
 
     private final long timeoutMillis;
     private final LongSupplier epochSeconds;
@@ -48,14 +48,14 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
     }
 
     @Override
-    public CompletionStage<byte[]> get(MemcachedConnection connection, String key) {
-        return call(() -> connection.xmemcached().get(key, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE));
+    public CompletionStage<byte[]> get(MemcachedClient client, String key) {
+        return call(() -> client.get(key, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE));
     }
 
     @Override
-    public CompletionStage<Map<String, byte[]>> getAll(MemcachedConnection connection, List<String> keys) {
+    public CompletionStage<Map<String, byte[]>> getAll(MemcachedClient client, List<String> keys) {
         return call(() -> {
-            Map<String, byte[]> found = connection.xmemcached().get(keys, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE);
+            Map<String, byte[]> found = client.get(keys, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE);
             Map<String, byte[]> ordered = new LinkedHashMap<>(found.size() * 2);
             for (String key : keys) {
                 byte[] value = found.get(key);
@@ -68,9 +68,9 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
     }
 
     @Override
-    public CompletionStage<Void> set(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
+    public CompletionStage<Void> set(MemcachedClient client, String key, byte[] value, Duration ttl) {
         return call(() -> {
-            if (!connection.xmemcached().set(key, exptime(ttl), value, XMemcachedRawBytesTranscoder.INSTANCE, timeoutMillis)) {
+            if (!client.set(key, exptime(ttl), value, XMemcachedRawBytesTranscoder.INSTANCE, timeoutMillis)) {
                 throw new CacheServerException("memcached refused set of " + key);
             }
             return null;
@@ -78,31 +78,31 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
     }
 
     @Override
-    public CompletionStage<Boolean> add(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
-        return call(() -> connection.xmemcached().add(key, exptime(ttl), value, XMemcachedRawBytesTranscoder.INSTANCE,
+    public CompletionStage<Boolean> add(MemcachedClient client, String key, byte[] value, Duration ttl) {
+        return call(() -> client.add(key, exptime(ttl), value, XMemcachedRawBytesTranscoder.INSTANCE,
                 timeoutMillis));
     }
 
     @Override
-    public CompletionStage<Boolean> replace(MemcachedConnection connection, String key, byte[] value, Duration ttl) {
-        return call(() -> connection.xmemcached().replace(key, exptime(ttl), value, XMemcachedRawBytesTranscoder.INSTANCE,
+    public CompletionStage<Boolean> replace(MemcachedClient client, String key, byte[] value, Duration ttl) {
+        return call(() -> client.replace(key, exptime(ttl), value, XMemcachedRawBytesTranscoder.INSTANCE,
                 timeoutMillis));
     }
 
     @Override
-    public CompletionStage<Boolean> delete(MemcachedConnection connection, String key) {
-        return call(() -> connection.xmemcached().delete(key, timeoutMillis));
+    public CompletionStage<Boolean> delete(MemcachedClient client, String key) {
+        return call(() -> client.delete(key, timeoutMillis));
     }
 
     @Override
-    public CompletionStage<Boolean> touch(MemcachedConnection connection, String key, Duration ttl) {
-        return call(() -> connection.xmemcached().touch(key, exptime(ttl), timeoutMillis));
+    public CompletionStage<Boolean> touch(MemcachedClient client, String key, Duration ttl) {
+        return call(() -> client.touch(key, exptime(ttl), timeoutMillis));
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(MemcachedConnection connection, String key) {
+    public CompletionStage<CasValue<byte[]>> gets(MemcachedClient client, String key) {
         return call(() -> {
-            GetsResponse<byte[]> found = connection.xmemcached().gets(key, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE);
+            GetsResponse<byte[]> found = client.gets(key, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE);
             return found == null ? null
                     : new CasValue<>(found.getValue(), CasToken.ofVersion("memcached", key, found.getCas()));
         });
@@ -113,9 +113,8 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
      * read tells them apart (a delete racing in between reads as NOT_FOUND, which is then true).
      */
     @Override
-    public CompletionStage<CasResult> cas(MemcachedConnection connection, String key, CasToken token, byte[] value, Duration ttl) {
+    public CompletionStage<CasResult> cas(MemcachedClient client, String key, CasToken token, byte[] value, Duration ttl) {
         return call(() -> {
-            MemcachedClient client = connection.xmemcached();
             if (client.cas(key, exptime(ttl), value, XMemcachedRawBytesTranscoder.INSTANCE, timeoutMillis, token.version())) {
                 return CasResult.STORED;
             }
@@ -126,13 +125,13 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
 
     /** A missing counter is created holding delta, as if it had started at 0. */
     @Override
-    public CompletionStage<Long> incr(MemcachedConnection connection, String key, long delta) {
-        return call(() -> connection.xmemcached().incr(key, delta, delta, timeoutMillis, 0));
+    public CompletionStage<Long> incr(MemcachedClient client, String key, long delta) {
+        return call(() -> client.incr(key, delta, delta, timeoutMillis, 0));
     }
 
     @Override
-    public CompletionStage<Long> decr(MemcachedConnection connection, String key, long delta) {
-        return call(() -> connection.xmemcached().decr(key, delta, 0L, timeoutMillis, 0));
+    public CompletionStage<Long> decr(MemcachedClient client, String key, long delta) {
+        return call(() -> client.decr(key, delta, 0L, timeoutMillis, 0));
     }
 
     private <R> CompletionStage<R> call(XMemcachedCall<R> call) {

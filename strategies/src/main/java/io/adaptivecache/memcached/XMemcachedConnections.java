@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * (XMemcached's own connection pool stays at 1, so a strategy's connection count is what the
  * server sees). {@link #open()} returns once the client is connected to at least one server.
  */
-final class XMemcachedConnections implements ConnectionFactory<MemcachedConnection> {
+final class XMemcachedConnections implements ConnectionFactory<MemcachedClient> {
 
     private static final Logger logger = LoggerFactory.getLogger(XMemcachedConnections.class);
 
@@ -45,7 +45,7 @@ final class XMemcachedConnections implements ConnectionFactory<MemcachedConnecti
     }
 
     @Override
-    public MemcachedConnection open() {
+    public MemcachedClient open() {
         XMemcachedClientBuilder builder = new XMemcachedClientBuilder(addresses, weights);
         builder.setConnectTimeout(connectTimeout.toMillis());
         configuration.accept(builder);
@@ -67,18 +67,17 @@ final class XMemcachedConnections implements ConnectionFactory<MemcachedConnecti
             logger.warn("Connected to {} of {} memcached servers of {} within {} ms; keys on the others fail until they answer",
                     connected, addresses.size(), description, connectTimeout.toMillis());
         }
-        return MemcachedConnection.of(client);
+        return client;
     }
 
     @Override
-    public boolean isUsable(MemcachedConnection connection) {
-        MemcachedClient client = connection.xmemcached();
+    public boolean isUsable(MemcachedClient client) {
         return !client.isShutdown() && !client.getAvailableServers().isEmpty();
     }
 
     @Override
-    public void close(MemcachedConnection connection) {
-        shutdown(connection.xmemcached());
+    public void close(MemcachedClient client) {
+        shutdown(client);
     }
 
     private void shutdown(MemcachedClient client) {

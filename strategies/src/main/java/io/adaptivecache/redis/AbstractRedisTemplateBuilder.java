@@ -29,10 +29,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * growing heap; automatic reconnection.
  *
  * @param <B> the builder's own type
- * @param <C> the native connection type
  */
-public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTemplateBuilder<B, C>, C>
-        extends AbstractCacheTemplateBuilder<B, C> {
+public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTemplateBuilder<B>> extends AbstractCacheTemplateBuilder<B> {
 
     /** The command-timeout timer's tick (Lettuce's default is 100 ms); see {@link #clientResources()}. */
     static final long TIMER_TICK_MILLIS = 10;

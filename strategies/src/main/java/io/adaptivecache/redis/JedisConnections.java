@@ -5,6 +5,7 @@ import java.time.Duration;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
+import io.adaptivecache.strategy.ConnectionFactory;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
@@ -21,8 +22,12 @@ import redis.clients.jedis.exceptions.JedisException;
  * TLS (the JVM's default trust unless a TLS context is given, and the server's name checked
  * against its certificate when the URI asks for full verification, as Lettuce does), and the
  * command timeout as the socket timeout.
+ *
+ * <p>A Jedis connection serves one caller at a time, so these serve POOLED strategies only
+ * ({@link #supportsSharing()} is false); a Jedis-pooled template's other strategies run on
+ * Lettuce ({@link JedisPooledConnections}).
  */
-final class JedisConnections {
+final class JedisConnections implements ConnectionFactory<Jedis> {
 
     private final HostAndPort address;
     private final JedisClientConfig config;
@@ -61,7 +66,15 @@ final class JedisConnections {
         this.description = description;
     }
 
-    RedisConnection open() {
+    /** Refused: a Jedis connection cannot carry many callers' commands at once ({@link #supportsSharing()}). */
+    @Override
+    public Jedis open() {
+        throw new UnsupportedOperationException("Jedis connections to " + this.description + " serve one caller at a time: "
+                + "POOLED strategies only");
+    }
+
+    @Override
+    public Jedis openExclusive() {
         Jedis jedis = null;
         try {
             // Inside the try: Jedis may connect (AUTH, SELECT and all) in its constructor already, so a server that cannot be
@@ -70,7 +83,7 @@ final class JedisConnections {
             jedis.connect();
             // AUTH, SELECT and CLIENT SETNAME run on connect; a PING proves the connection usable now.
             jedis.ping();
-            return RedisConnection.of(jedis);
+            return jedis;
         }
         catch (JedisException ex) {
             if (jedis != null) {
@@ -85,16 +98,33 @@ final class JedisConnections {
         this.authentication = authentication;
     }
 
-    static boolean isUsable(Jedis jedis) {
+    @Override
+    public boolean supportsSharing() {
+        return false;
+    }
+
+    @Override
+    public boolean exclusiveConnectionsBlock() {
+        return true;
+    }
+
+    @Override
+    public boolean isUsable(Jedis jedis) {
         return jedis.isConnected() && !jedis.isBroken();
     }
 
-    static void close(Jedis jedis) {
+    @Override
+    public void close(Jedis jedis) {
         try {
             jedis.close();
         }
         catch (RuntimeException ex) {
             // already broken: nothing left to release
         }
+    }
+
+    @Override
+    public String describe() {
+        return this.description + " (Jedis)";
     }
 }

@@ -27,7 +27,6 @@ import io.lettuce.core.resource.ClientResources;
 public final class RedisCacheTemplates {
 
     private static final RedisCacheCommands<StatefulRedisConnection<String, byte[]>> COMMANDS = RedisCacheCommands.standalone();
-    private static final RedisDriverCommands LETTUCE_ONLY = new RedisDriverCommands(COMMANDS, null);
 
     private RedisCacheTemplates() {
     }
@@ -41,7 +40,7 @@ public final class RedisCacheTemplates {
     }
 
     /** Builds a Redis template; not thread-safe, use once. */
-    public static final class Builder extends AbstractRedisTemplateBuilder<Builder, RedisConnection> {
+    public static final class Builder extends AbstractRedisTemplateBuilder<Builder> {
 
         private RedisURI uri = RedisURI.create("redis://127.0.0.1:6379");
         private RedisDriver pooledDriver = RedisDriver.LETTUCE;
@@ -105,23 +104,33 @@ public final class RedisCacheTemplates {
             return this;
         }
 
+        /**
+         * On Lettuce alone, the backend's connections are Lettuce's own and its commands
+         * Lettuce's; with a Jedis POOLED driver, each connection comes bound to its driver's
+         * commands ({@link BoundConnection}). Chosen here, once: no call asks for its driver.
+         */
         @Override
-        protected CacheBackend<RedisConnection> backend() {
+        protected CacheBackend<?> backend() {
             ClientResources clientResources = clientResources();
             RedisClient client = RedisClient.create(clientResources);
             client.setOptions(configure(ClientOptions.builder()).build());
-            RedisConnections connections = new RedisConnections(client, RedisURI.builder(uri).withTimeout(commandTimeout()).build(),
-                    this.pooledDriver, connectTimeout(), this.jedisSslContext);
+            RedisURI connectionUri = RedisURI.builder(uri).withTimeout(commandTimeout()).build();
+            RedisConnections connections = new RedisConnections(client, connectionUri);
             RedisAuthentication authentication = authentication(connections.describe(), uri, clientResources);
             connections.authentication(authentication);
-            RedisDriverCommands commands = this.pooledDriver == RedisDriver.JEDIS
-                    ? new RedisDriverCommands(COMMANDS, new JedisCacheCommands(connections.describe(), authentication)) : LETTUCE_ONLY;
+            RedisExceptionTranslator translator = new RedisExceptionTranslator(connections.describe(), authentication, requestQueueSize());
             Runnable shutdown = shutdown(client, clientResources);
-            return CacheBackend.of("redis", connections, commands, inputRules(),
-                    new RedisExceptionTranslator(connections.describe(), authentication, requestQueueSize()), commandTimeout(), () -> {
-                        authentication.close();
-                        shutdown.run();
-                    });
+            Runnable close = () -> {
+                authentication.close();
+                shutdown.run();
+            };
+            if (this.pooledDriver == RedisDriver.JEDIS) {
+                // Jedis is optional: its classes load on this path only.
+                JedisPooledConnections both = new JedisPooledConnections(connections, COMMANDS, connectionUri, connectTimeout(),
+                        this.jedisSslContext, authentication);
+                return CacheBackend.of("redis", both, BoundConnection.COMMANDS, inputRules(), translator, commandTimeout(), close);
+            }
+            return CacheBackend.of("redis", connections, COMMANDS, inputRules(), translator, commandTimeout(), close);
         }
     }
 

@@ -105,7 +105,7 @@ public final class RedisClusterCacheTemplates {
     }
 
     /** Builds a Redis Cluster template; not thread-safe, use once. */
-    public static final class Builder extends AbstractRedisTemplateBuilder<Builder, StatefulRedisClusterConnection<String, byte[]>> {
+    public static final class Builder extends AbstractRedisTemplateBuilder<Builder> {
 
         private final List<RedisURI> nodes = new ArrayList<>();
         private int maxRedirects = 5;

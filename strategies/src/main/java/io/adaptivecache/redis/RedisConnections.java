@@ -1,7 +1,5 @@
 package io.adaptivecache.redis;
 
-import java.time.Duration;
-
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.lettuce.core.RedisClient;
@@ -13,72 +11,36 @@ import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 
 /**
- * Opens a template's Redis connections: Lettuce connections with String keys and {@code byte[]}
- * values, all from one {@link RedisClient} and so on one set of client resources, for every
- * strategy; and, when the POOLED driver is {@link RedisDriver#JEDIS}, Jedis connections for
- * POOLED strategies ({@link #openExclusive()}).
+ * Opens a template's Lettuce connections, with String keys and {@code byte[]} values, all from
+ * one {@link RedisClient} and so on one set of client resources: every strategy's connections
+ * on a Lettuce template, and those of SINGLE, MULTI and the async lane on a Jedis-pooled one
+ * (whose Jedis connections {@code JedisConnections} opens).
  */
-public final class RedisConnections implements ConnectionFactory<RedisConnection> {
+public final class RedisConnections implements ConnectionFactory<StatefulRedisConnection<String, byte[]>> {
 
     private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
 
     private final RedisClient client;
     private final RedisURI uri;
     private final String description;
-    private final JedisConnections jedis;
     private RedisAuthentication authentication;
 
     /**
-     * Creates a factory of Lettuce connections only.
+     * Creates a factory.
      * @param client the client whose options and resources every connection shares
      * @param uri where to connect
      */
     public RedisConnections(RedisClient client, RedisURI uri) {
-        this(client, uri, RedisDriver.LETTUCE, Duration.ofSeconds(2));
-    }
-
-    /**
-     * Creates a factory.
-     * @param client the client whose options and resources every Lettuce connection shares
-     * @param uri where to connect (the command timeout set on it is also Jedis's socket timeout)
-     * @param pooledDriver the driver of POOLED strategies' connections
-     * @param connectTimeout how long connecting a Jedis connection may take
-     */
-    public RedisConnections(RedisClient client, RedisURI uri, RedisDriver pooledDriver, Duration connectTimeout) {
-        this(client, uri, pooledDriver, connectTimeout, null);
-    }
-
-    /**
-     * Creates a factory whose Jedis connections use their own TLS context.
-     * @param client the client whose options and resources every Lettuce connection shares
-     * @param uri where to connect (the command timeout set on it is also Jedis's socket timeout)
-     * @param pooledDriver the driver of POOLED strategies' connections
-     * @param connectTimeout how long connecting a Jedis connection may take
-     * @param jedisSslContext the TLS context of Jedis connections to a {@code rediss://} URI; {@code null} for the JVM's default
-     */
-    public RedisConnections(RedisClient client, RedisURI uri, RedisDriver pooledDriver, Duration connectTimeout,
-            javax.net.ssl.SSLContext jedisSslContext) {
         this.client = client;
         this.uri = uri;
         this.description = (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort()
                 + (uri.getDatabase() != 0 ? "/" + uri.getDatabase() : "");
-        this.jedis = pooledDriver == RedisDriver.JEDIS ? new JedisConnections(uri, connectTimeout, uri.getTimeout(), this.description,
-                jedisSslContext)
-                : null;
-    }
-
-    /**
-     * The driver of POOLED strategies' connections.
-     * @return LETTUCE or JEDIS
-     */
-    public RedisDriver pooledDriver() {
-        return this.jedis != null ? RedisDriver.JEDIS : RedisDriver.LETTUCE;
     }
 
     @Override
-    public RedisConnection open() {
+    public StatefulRedisConnection<String, byte[]> open() {
         try {
-            return RedisConnection.of(client.connect(CODEC, uri));
+            return client.connect(CODEC, uri);
         }
         catch (RedisException ex) {
             throw connectFailure(this.authentication, "Cannot connect to Redis at " + description, ex);
@@ -88,9 +50,6 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
     /** Reads refusals of the credentials as such (given by the template builder; without it, every failure is a connection failure). */
     void authentication(RedisAuthentication authentication) {
         this.authentication = authentication;
-        if (this.jedis != null) {
-            this.jedis.authentication(authentication);
-        }
     }
 
     /** A failure to connect: the server's refusal of the credentials when it was one, else a connection failure. */
@@ -103,28 +62,13 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
     }
 
     @Override
-    public boolean exclusiveConnectionsBlock() {
-        return this.jedis != null;
+    public boolean isUsable(StatefulRedisConnection<String, byte[]> connection) {
+        return connection.isOpen();
     }
 
     @Override
-    public RedisConnection openExclusive() {
-        return this.jedis != null ? this.jedis.open() : open();
-    }
-
-    @Override
-    public boolean isUsable(RedisConnection connection) {
-        return connection.jedis() != null ? JedisConnections.isUsable(connection.jedis()) : connection.lettuce().isOpen();
-    }
-
-    @Override
-    public void close(RedisConnection connection) {
-        if (connection.jedis() != null) {
-            JedisConnections.close(connection.jedis());
-        }
-        else {
-            connection.lettuce().close();
-        }
+    public void close(StatefulRedisConnection<String, byte[]> connection) {
+        connection.close();
     }
 
     @Override

@@ -13,13 +13,13 @@ import io.adaptivecache.strategy.StrategySpec;
 /**
  * What every backend's template builder shares: the name, the strategy, the drain timeout, the
  * pool hook and the build/start steps. A backend's builder adds its connection settings and
- * builds its {@link CacheBackend}. What it builds is a {@link ManagedCacheTemplate}; the
- * implementation behind it is not API.
+ * builds its {@link CacheBackend}, whose native connection type may depend on a setting (a
+ * driver), so it is fixed when the backend is built rather than by the builder's type. What it
+ * builds is a {@link ManagedCacheTemplate}; the implementation behind it is not API.
  *
  * @param <B> the concrete builder, returned by every setter
- * @param <C> the backend's native connection type
  */
-public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTemplateBuilder<B, C>, C> {
+public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTemplateBuilder<B>> {
 
     private String name;
     private StrategySpec strategy = StrategySpec.multi();
@@ -102,10 +102,11 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     }
 
     /**
-     * Builds the backend from this builder's settings.
+     * Builds the backend from this builder's settings, on the native connection type of the
+     * driver chosen.
      * @return the backend, owning whatever client-wide resources it created
      */
-    protected abstract CacheBackend<C> backend();
+    protected abstract CacheBackend<?> backend();
 
     /**
      * Builds a template without connecting; call {@link ManagedCacheTemplate#start()} (or let a

@@ -83,7 +83,7 @@ class DegradedStartIntegrationTests {
                     : StrategySpec.multi(2, SelectorType.ROUND_ROBIN);
         }
 
-        AbstractCacheTemplateBuilder<?, ?> builder(String name, int port) {
+        AbstractCacheTemplateBuilder<?> builder(String name, int port) {
             return switch (this) {
                 case REDIS_LETTUCE_MULTI -> RedisCacheTemplates.builder().name(name).uri("redis://127.0.0.1:" + port)
                         .strategy(strategy()).connectTimeout(Duration.ofSeconds(1));

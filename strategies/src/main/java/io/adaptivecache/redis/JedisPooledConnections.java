@@ -1,0 +1,72 @@
+package io.adaptivecache.redis;
+
+import java.time.Duration;
+
+import javax.net.ssl.SSLContext;
+
+import io.adaptivecache.backend.CacheCommands;
+import io.adaptivecache.strategy.ConnectionFactory;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+
+/**
+ * Opens the connections of a Redis template whose POOLED strategies run on Jedis
+ * ({@link RedisDriver#JEDIS}): Lettuce connections, thread-safe, for SINGLE, MULTI and the async
+ * lane ({@link #open()}); Jedis connections, blocking, for POOLED ({@link #openExclusive()}).
+ * Each comes bound to its driver's commands. Built only for such a template, and the only class
+ * that creates Jedis's connections and commands, so that Jedis is loaded for no other.
+ */
+final class JedisPooledConnections implements ConnectionFactory<BoundConnection<?>> {
+
+    private final RedisConnections lettuce;
+    private final CacheCommands<StatefulRedisConnection<String, byte[]>> lettuceCommands;
+    private final JedisConnections jedis;
+    private final JedisCacheCommands jedisCommands;
+
+    /**
+     * @param lettuce the template's Lettuce connections
+     * @param lettuceCommands the commands on them
+     * @param uri where to connect (its command timeout is also Jedis's socket timeout)
+     * @param connectTimeout how long connecting a Jedis connection may take
+     * @param sslContext the TLS context of Jedis connections to a {@code rediss://} URI; {@code null} for the JVM's default
+     * @param authentication reads the server's refusals of the credentials
+     */
+    JedisPooledConnections(RedisConnections lettuce, CacheCommands<StatefulRedisConnection<String, byte[]>> lettuceCommands,
+            RedisURI uri, Duration connectTimeout, SSLContext sslContext, RedisAuthentication authentication) {
+        this.lettuce = lettuce;
+        this.lettuceCommands = lettuceCommands;
+        this.jedis = new JedisConnections(uri, connectTimeout, uri.getTimeout(), lettuce.describe(), sslContext);
+        this.jedis.authentication(authentication);
+        this.jedisCommands = new JedisCacheCommands(lettuce.describe(), authentication);
+    }
+
+    @Override
+    public BoundConnection<?> open() {
+        return new BoundConnection<>(this.lettuce.open(), this.lettuceCommands, this.lettuce);
+    }
+
+    @Override
+    public BoundConnection<?> openExclusive() {
+        return new BoundConnection<>(this.jedis.openExclusive(), this.jedisCommands, this.jedis);
+    }
+
+    @Override
+    public boolean exclusiveConnectionsBlock() {
+        return true;
+    }
+
+    @Override
+    public boolean isUsable(BoundConnection<?> connection) {
+        return connection.isUsable();
+    }
+
+    @Override
+    public void close(BoundConnection<?> connection) {
+        connection.close();
+    }
+
+    @Override
+    public String describe() {
+        return this.lettuce.describe();
+    }
+}
