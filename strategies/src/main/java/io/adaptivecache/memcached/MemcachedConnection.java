@@ -1,5 +1,7 @@
 package io.adaptivecache.memcached;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One connection of a memcached template: a spymemcached or an XMemcached client (both
  * thread-safe, each with one socket per server), as the template's {@link MemcachedDriver}
@@ -7,10 +9,11 @@ package io.adaptivecache.memcached;
  */
 public final class MemcachedConnection {
 
-    private final net.spy.memcached.MemcachedClient spymemcached;
-    private final net.rubyeye.xmemcached.MemcachedClient xmemcached;
+    private final net.spy.memcached.@Nullable MemcachedClient spymemcached;
+    private final net.rubyeye.xmemcached.@Nullable MemcachedClient xmemcached;
 
-    private MemcachedConnection(net.spy.memcached.MemcachedClient spymemcached, net.rubyeye.xmemcached.MemcachedClient xmemcached) {
+    private MemcachedConnection(net.spy.memcached.@Nullable MemcachedClient spymemcached,
+            net.rubyeye.xmemcached.@Nullable MemcachedClient xmemcached) {
         this.spymemcached = spymemcached;
         this.xmemcached = xmemcached;
     }
@@ -27,7 +30,7 @@ public final class MemcachedConnection {
      * The spymemcached client of a template on {@link MemcachedDriver#SPYMEMCACHED}.
      * @return the client, or {@code null} on XMemcached
      */
-    public net.spy.memcached.MemcachedClient spymemcached() {
+    public net.spy.memcached.@Nullable MemcachedClient spymemcached() {
         return this.spymemcached;
     }
 
@@ -35,7 +38,7 @@ public final class MemcachedConnection {
      * The XMemcached client of a template on {@link MemcachedDriver#XMEMCACHED}.
      * @return the client, or {@code null} on spymemcached
      */
-    public net.rubyeye.xmemcached.MemcachedClient xmemcached() {
+    public net.rubyeye.xmemcached.@Nullable MemcachedClient xmemcached() {
         return this.xmemcached;
     }
 

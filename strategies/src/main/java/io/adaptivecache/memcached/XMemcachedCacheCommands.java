@@ -23,6 +23,7 @@ import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.exception.MemcachedClientException;
 import net.rubyeye.xmemcached.exception.MemcachedException;
 import net.rubyeye.xmemcached.exception.MemcachedServerException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cache commands on one XMemcached client ({@link MemcachedDriver#XMEMCACHED}), with the
@@ -48,7 +49,7 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
     }
 
     @Override
-    public CompletionStage<byte[]> get(MemcachedConnection connection, String key) {
+    public CompletionStage<byte @Nullable []> get(MemcachedConnection connection, String key) {
         return call(() -> connection.xmemcached().get(key, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE));
     }
 
@@ -100,7 +101,7 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(MemcachedConnection connection, String key) {
+    public CompletionStage<@Nullable CasValue<byte[]>> gets(MemcachedConnection connection, String key) {
         return call(() -> {
             GetsResponse<byte[]> found = connection.xmemcached().gets(key, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE);
             return found == null ? null
@@ -135,7 +136,7 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
         return call(() -> connection.xmemcached().decr(key, delta, 0L, timeoutMillis, 0));
     }
 
-    private <R> CompletionStage<R> call(XMemcachedCall<R> call) {
+    private <R extends @Nullable Object> CompletionStage<R> call(XMemcachedCall<R> call) {
         try {
             return CompletableFuture.completedFuture(call.run());
         }
@@ -171,7 +172,7 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedConnection
     }
 
     @FunctionalInterface
-    private interface XMemcachedCall<R> {
+    private interface XMemcachedCall<R extends @Nullable Object> {
         R run() throws TimeoutException, InterruptedException, MemcachedException;
     }
 }

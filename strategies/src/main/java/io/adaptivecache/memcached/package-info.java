@@ -4,4 +4,7 @@
  * Venus-cache fix) and POOLED a pool of clients. Start with
  * {@link io.adaptivecache.memcached.MemcachedCacheTemplates#builder()}.
  */
+@NullMarked
 package io.adaptivecache.memcached;
+
+import org.jspecify.annotations.NullMarked;

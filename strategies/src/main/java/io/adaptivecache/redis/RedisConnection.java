@@ -1,6 +1,7 @@
 package io.adaptivecache.redis;
 
 import io.lettuce.core.api.StatefulRedisConnection;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -10,10 +11,10 @@ import redis.clients.jedis.Jedis;
  */
 public final class RedisConnection {
 
-    private final StatefulRedisConnection<String, byte[]> lettuce;
-    private final Jedis jedis;
+    private final @Nullable StatefulRedisConnection<String, byte[]> lettuce;
+    private final @Nullable Jedis jedis;
 
-    private RedisConnection(StatefulRedisConnection<String, byte[]> lettuce, Jedis jedis) {
+    private RedisConnection(@Nullable StatefulRedisConnection<String, byte[]> lettuce, @Nullable Jedis jedis) {
         this.lettuce = lettuce;
         this.jedis = jedis;
     }
@@ -30,7 +31,7 @@ public final class RedisConnection {
      * The Lettuce connection, for a template's SHARED strategies and Lettuce-pooled ones.
      * @return the connection, or {@code null} if this is a Jedis connection
      */
-    public StatefulRedisConnection<String, byte[]> lettuce() {
+    public @Nullable StatefulRedisConnection<String, byte[]> lettuce() {
         return this.lettuce;
     }
 
@@ -38,7 +39,7 @@ public final class RedisConnection {
      * The Jedis connection of a Jedis-pooled template; not thread-safe.
      * @return the connection, or {@code null} if this is a Lettuce connection
      */
-    public Jedis jedis() {
+    public @Nullable Jedis jedis() {
         return this.jedis;
     }
 

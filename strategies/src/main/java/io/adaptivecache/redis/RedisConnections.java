@@ -11,6 +11,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens a template's Redis connections: Lettuce connections with String keys and {@code byte[]}
@@ -25,8 +26,9 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
     private final RedisClient client;
     private final RedisURI uri;
     private final String description;
-    private final JedisConnections jedis;
-    private RedisAuthentication authentication;
+    // Only when POOLED strategies run on Jedis.
+    private final @Nullable JedisConnections jedis;
+    private @Nullable RedisAuthentication authentication;
 
     /**
      * Creates a factory of Lettuce connections only.
@@ -57,7 +59,7 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
      * @param jedisSslContext the TLS context of Jedis connections to a {@code rediss://} URI; {@code null} for the JVM's default
      */
     public RedisConnections(RedisClient client, RedisURI uri, RedisDriver pooledDriver, Duration connectTimeout,
-            javax.net.ssl.SSLContext jedisSslContext) {
+            javax.net.ssl.@Nullable SSLContext jedisSslContext) {
         this.client = client;
         this.uri = uri;
         this.description = (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort()
@@ -94,7 +96,8 @@ public final class RedisConnections implements ConnectionFactory<RedisConnection
     }
 
     /** A failure to connect: the server's refusal of the credentials when it was one, else a connection failure. */
-    static CacheConnectionException connectFailure(RedisAuthentication authentication, String what, RuntimeException failure) {
+    static CacheConnectionException connectFailure(@Nullable RedisAuthentication authentication, String what,
+            RuntimeException failure) {
         String refusal = authentication != null ? RedisAuthentication.refusal(failure) : null;
         if (refusal != null) {
             return authentication.refused(refusal, "when connecting", failure);

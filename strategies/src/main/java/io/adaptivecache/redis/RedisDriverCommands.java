@@ -10,6 +10,7 @@ import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.backend.CacheCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends each command to the driver of the connection it runs on: Lettuce's commands for a
@@ -19,16 +20,17 @@ import io.lettuce.core.api.StatefulRedisConnection;
 final class RedisDriverCommands implements CacheCommands<RedisConnection> {
 
     private final CacheCommands<StatefulRedisConnection<String, byte[]>> lettuce;
-    private final CacheCommands<redis.clients.jedis.Jedis> jedis;
+    // Only for a template whose POOLED driver is Jedis.
+    private final @Nullable CacheCommands<redis.clients.jedis.Jedis> jedis;
 
     RedisDriverCommands(CacheCommands<StatefulRedisConnection<String, byte[]>> lettuce,
-            CacheCommands<redis.clients.jedis.Jedis> jedis) {
+            @Nullable CacheCommands<redis.clients.jedis.Jedis> jedis) {
         this.lettuce = lettuce;
         this.jedis = jedis;
     }
 
     @Override
-    public CompletionStage<byte[]> get(RedisConnection connection, String key) {
+    public CompletionStage<byte @Nullable []> get(RedisConnection connection, String key) {
         return connection.jedis() != null ? this.jedis.get(connection.jedis(), key) : this.lettuce.get(connection.lettuce(), key);
     }
 
@@ -62,7 +64,7 @@ final class RedisDriverCommands implements CacheCommands<RedisConnection> {
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(RedisConnection connection, String key) {
+    public CompletionStage<@Nullable CasValue<byte[]>> gets(RedisConnection connection, String key) {
         return connection.jedis() != null ? this.jedis.gets(connection.jedis(), key) : this.lettuce.gets(connection.lettuce(), key);
     }
 
