@@ -1,5 +1,7 @@
 package io.adaptivecache;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The server refused the template's credentials: a wrong password or user name, a disabled or
  * deleted user, a password the server asks for and the template does not give
@@ -14,9 +16,9 @@ public class CacheAuthenticationException extends CacheConnectionException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String user;
+    private final @Nullable String user;
     private final String reason;
-    private final String credentialsSource;
+    private final @Nullable String credentialsSource;
 
     /**
      * Creates an exception.
@@ -27,7 +29,8 @@ public class CacheAuthenticationException extends CacheConnectionException {
      *        set them), or {@code null} if unknown
      * @param cause the client library's exception, or {@code null}
      */
-    public CacheAuthenticationException(String message, String user, String reason, String credentialsSource, Throwable cause) {
+    public CacheAuthenticationException(String message, @Nullable String user, String reason, @Nullable String credentialsSource,
+            @Nullable Throwable cause) {
         super(message, cause);
         this.user = user;
         this.reason = reason;
@@ -38,7 +41,7 @@ public class CacheAuthenticationException extends CacheConnectionException {
      * The user the refused credentials were for.
      * @return the user name, or {@code null} for the server's default user (a password without a user name)
      */
-    public String user() {
+    public @Nullable String user() {
         return this.user;
     }
 
@@ -62,7 +65,7 @@ public class CacheAuthenticationException extends CacheConnectionException {
      * Where the credentials were configured, to check them there.
      * @return for example {@code adaptive-cache.redis.username and adaptive-cache.redis.password}, or {@code null} if unknown
      */
-    public String credentialsSource() {
+    public @Nullable String credentialsSource() {
         return this.credentialsSource;
     }
 }

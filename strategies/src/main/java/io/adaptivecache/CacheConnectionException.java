@@ -1,5 +1,7 @@
 package io.adaptivecache;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The server could not be reached: connecting failed, the connection was lost, or the template
  * is not running. The command was not executed, or its outcome is unknown if the connection
@@ -22,7 +24,7 @@ public class CacheConnectionException extends CacheException {
      * @param message what could not be reached
      * @param cause the client library's exception
      */
-    public CacheConnectionException(String message, Throwable cause) {
+    public CacheConnectionException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

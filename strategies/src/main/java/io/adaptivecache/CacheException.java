@@ -1,5 +1,7 @@
 package io.adaptivecache;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of the unchecked exceptions thrown by a {@link CacheTemplate}. Catch a subclass to
  * act on a specific cause: {@link InvalidCacheInputException} (fix the call),
@@ -23,7 +25,7 @@ public class CacheException extends RuntimeException {
      * @param message what went wrong
      * @param cause the client library's exception
      */
-    public CacheException(String message, Throwable cause) {
+    public CacheException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

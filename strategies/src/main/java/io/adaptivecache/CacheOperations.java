@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The cache commands, each in a synchronous form and an asynchronous form returning a
  * {@link CompletableFuture}. Implementations are thread-safe.
@@ -29,14 +31,14 @@ public interface CacheOperations<V> {
      * @param key the key
      * @return the value, or {@code null} if the key is absent
      */
-    V get(String key);
+    @Nullable V get(String key);
 
     /**
      * Reads a value asynchronously.
      * @param key the key
      * @return the value, or {@code null} if the key is absent
      */
-    CompletableFuture<V> getAsync(String key);
+    CompletableFuture<@Nullable V> getAsync(String key);
 
     /**
      * Reads several values in one request per server.
@@ -135,14 +137,14 @@ public interface CacheOperations<V> {
      * @param key the key
      * @return the value and its token, or {@code null} if the key is absent
      */
-    CasValue<V> gets(String key);
+    @Nullable CasValue<V> gets(String key);
 
     /**
      * Reads a value with a token for a later {@link #cas}, asynchronously.
      * @param key the key
      * @return the value and its token, or {@code null} if the key is absent
      */
-    CompletableFuture<CasValue<V>> getsAsync(String key);
+    CompletableFuture<@Nullable CasValue<V>> getsAsync(String key);
 
     /**
      * Replaces a value only if it has not changed since {@code token} was read by {@link #gets}.

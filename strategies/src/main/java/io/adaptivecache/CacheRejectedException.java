@@ -1,5 +1,7 @@
 package io.adaptivecache;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The call was not attempted: the template's circuit breaker is open (the server failed or
  * answered too slowly recently), its bulkhead is full, or the client's bounded queue to the
@@ -23,7 +25,7 @@ public class CacheRejectedException extends CacheException {
      * @param message why the call was not attempted and until when
      * @param cause that failure, or {@code null}
      */
-    public CacheRejectedException(String message, Throwable cause) {
+    public CacheRejectedException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

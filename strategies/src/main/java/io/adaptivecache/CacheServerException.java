@@ -1,5 +1,7 @@
 package io.adaptivecache;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The server received the command and answered with an error, for example incrementing a
  * value that is not a number, or running out of memory. The message carries the server's words.
@@ -21,7 +23,7 @@ public class CacheServerException extends CacheException {
      * @param message the server's error
      * @param cause the client library's exception
      */
-    public CacheServerException(String message, Throwable cause) {
+    public CacheServerException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

@@ -1,5 +1,7 @@
 package io.adaptivecache;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A command did not complete within its timeout, or no connection could be had within the
  * pool's maximum wait. Whether the command took effect on the server is unknown.
@@ -21,7 +23,7 @@ public class CacheTimeoutException extends CacheException {
      * @param message what timed out and after how long
      * @param cause the client library's exception
      */
-    public CacheTimeoutException(String message, Throwable cause) {
+    public CacheTimeoutException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

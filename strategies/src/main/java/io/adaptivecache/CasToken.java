@@ -2,6 +2,8 @@ package io.adaptivecache;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An opaque token that identifies the version of a value read by {@code gets}; pass it back
  * to {@code cas} for the same key, unchanged. Callers need not look inside: the backend decides
@@ -14,9 +16,10 @@ public final class CasToken {
     private final String backend;
     private final String key;
     private final long version;
-    private final String digest;
+    // null for a version token: the one field tells the two kinds apart.
+    private final @Nullable String digest;
 
-    private CasToken(String backend, String key, long version, String digest) {
+    private CasToken(String backend, String key, long version, @Nullable String digest) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.key = Objects.requireNonNull(key, "key");
         this.version = version;
@@ -86,7 +89,7 @@ public final class CasToken {
     }
 
     @Override
-    public boolean equals(Object other) {
+    public boolean equals(@Nullable Object other) {
         return other instanceof CasToken token && token.version == version && Objects.equals(token.digest, digest)
                 && token.key.equals(key) && token.backend.equals(backend);
     }

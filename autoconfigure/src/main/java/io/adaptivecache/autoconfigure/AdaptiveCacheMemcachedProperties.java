@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.memcached.MemcachedServerAddress;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -34,10 +35,10 @@ public class AdaptiveCacheMemcachedProperties extends AdaptiveCacheTemplatePrope
     private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
 
     /** SASL username (binary protocol only). */
-    private String username;
+    private @Nullable String username;
 
     /** SASL password. */
-    private String password;
+    private @Nullable String password;
 
     /** Operation timeout. */
     private Duration operationTimeout = Duration.ofSeconds(1);
@@ -121,19 +122,19 @@ public class AdaptiveCacheMemcachedProperties extends AdaptiveCacheTemplatePrope
         this.protocol = protocol;
     }
 
-    public String getUsername() {
+    public @Nullable String getUsername() {
         return this.username;
     }
 
-    public void setUsername(String username) {
+    public void setUsername(@Nullable String username) {
         this.username = username;
     }
 
-    public String getPassword() {
+    public @Nullable String getPassword() {
         return this.password;
     }
 
-    public void setPassword(String password) {
+    public void setPassword(@Nullable String password) {
         this.password = password;
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
@@ -23,29 +24,29 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
     }
 
     /** Redis URL, such as redis://user:password@example.com:6379/0 or rediss:// for TLS. Overrides host, port, username, password, database and ssl. */
-    private String url;
+    private @Nullable String url;
 
     /** Redis server host. Defaults to localhost, or to spring.data.redis.* when no adaptive-cache.redis connection setting is given. */
-    private String host;
+    private @Nullable String host;
 
     /** Redis server port. Defaults to 6379. */
-    private Integer port;
+    private @Nullable Integer port;
 
     /** Login username of the Redis server. */
-    private String username;
+    private @Nullable String username;
 
     /** Login password of the Redis server. */
-    private String password;
+    private @Nullable String password;
 
     /** Database index. Defaults to 0. */
-    private Integer database;
+    private @Nullable Integer database;
 
     /** TLS. */
     @NestedConfigurationProperty
     private final Ssl ssl = new Ssl();
 
     /** Client name set on each connection with CLIENT SETNAME. */
-    private String clientName;
+    private @Nullable String clientName;
 
     /** Network transport of Lettuce's event loops: auto takes io_uring, then epoll, then nio, by what the machine supports. Lettuce has one transport per JVM, chosen when its first client starts. */
     private io.adaptivecache.redis.RedisTransport transport = io.adaptivecache.redis.RedisTransport.AUTO;
@@ -57,7 +58,7 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
      * (the starter brings it) and the template is not a Redis Cluster's, lettuce otherwise. SINGLE and MULTI
      * always run on Lettuce.
      */
-    private io.adaptivecache.redis.RedisDriver pooledDriver;
+    private io.adaptivecache.redis.@Nullable RedisDriver pooledDriver;
 
     /** Redis Cluster: name its nodes to talk to a cluster rather than to one server. */
     @NestedConfigurationProperty
@@ -106,51 +107,51 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
                 || this.clientName != null || !this.cluster.getNodes().isEmpty();
     }
 
-    public String getUrl() {
+    public @Nullable String getUrl() {
         return this.url;
     }
 
-    public void setUrl(String url) {
+    public void setUrl(@Nullable String url) {
         this.url = url;
     }
 
-    public String getHost() {
+    public @Nullable String getHost() {
         return this.host;
     }
 
-    public void setHost(String host) {
+    public void setHost(@Nullable String host) {
         this.host = host;
     }
 
-    public Integer getPort() {
+    public @Nullable Integer getPort() {
         return this.port;
     }
 
-    public void setPort(Integer port) {
+    public void setPort(@Nullable Integer port) {
         this.port = port;
     }
 
-    public String getUsername() {
+    public @Nullable String getUsername() {
         return this.username;
     }
 
-    public void setUsername(String username) {
+    public void setUsername(@Nullable String username) {
         this.username = username;
     }
 
-    public String getPassword() {
+    public @Nullable String getPassword() {
         return this.password;
     }
 
-    public void setPassword(String password) {
+    public void setPassword(@Nullable String password) {
         this.password = password;
     }
 
-    public Integer getDatabase() {
+    public @Nullable Integer getDatabase() {
         return this.database;
     }
 
-    public void setDatabase(Integer database) {
+    public void setDatabase(@Nullable Integer database) {
         this.database = database;
     }
 
@@ -162,11 +163,11 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
         return this.cluster;
     }
 
-    public io.adaptivecache.redis.RedisDriver getPooledDriver() {
+    public io.adaptivecache.redis.@Nullable RedisDriver getPooledDriver() {
         return this.pooledDriver;
     }
 
-    public void setPooledDriver(io.adaptivecache.redis.RedisDriver pooledDriver) {
+    public void setPooledDriver(io.adaptivecache.redis.@Nullable RedisDriver pooledDriver) {
         this.pooledDriver = pooledDriver;
     }
 
@@ -178,11 +179,11 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
         this.transport = transport;
     }
 
-    public String getClientName() {
+    public @Nullable String getClientName() {
         return this.clientName;
     }
 
-    public void setClientName(String clientName) {
+    public void setClientName(@Nullable String clientName) {
         this.clientName = clientName;
     }
 
@@ -237,24 +238,24 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
     public static class Ssl {
 
         /** Whether to connect with TLS; on when a bundle is named or the URL is rediss://. */
-        private Boolean enabled;
+        private @Nullable Boolean enabled;
 
         /** Name of the SSL bundle (spring.ssl.bundle.*) whose trust material, and key material for client certificates, to use; without one the JVM's default trust store is used. */
-        private String bundle;
+        private @Nullable String bundle;
 
-        public Boolean getEnabled() {
+        public @Nullable Boolean getEnabled() {
             return this.enabled;
         }
 
-        public void setEnabled(Boolean enabled) {
+        public void setEnabled(@Nullable Boolean enabled) {
             this.enabled = enabled;
         }
 
-        public String getBundle() {
+        public @Nullable String getBundle() {
             return this.bundle;
         }
 
-        public void setBundle(String bundle) {
+        public void setBundle(@Nullable String bundle) {
             this.bundle = bundle;
         }
     }
@@ -269,7 +270,7 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
         private int maxRedirects = 5;
 
         /** Where reads go: master, master-preferred, replica, replica-preferred, any-replica, any or lowest-latency. Defaults to the masters; a replica may answer with a slightly older value. */
-        private String readFrom;
+        private @Nullable String readFrom;
 
         /** Cluster topology refresh. */
         @NestedConfigurationProperty
@@ -291,11 +292,11 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
             this.maxRedirects = maxRedirects;
         }
 
-        public String getReadFrom() {
+        public @Nullable String getReadFrom() {
             return this.readFrom;
         }
 
-        public void setReadFrom(String readFrom) {
+        public void setReadFrom(@Nullable String readFrom) {
             this.readFrom = readFrom;
         }
 

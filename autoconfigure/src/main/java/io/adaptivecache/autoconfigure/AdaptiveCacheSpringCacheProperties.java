@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -21,7 +22,7 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
     private boolean enabled = true;
 
     /** Backend of caches not listed under backends. Defaults to redis when its template exists, else memcached. */
-    private Backend backend;
+    private @Nullable Backend backend;
 
     /** Backend per cache name, overriding the default backend. */
     private Map<String, Backend> backends = new LinkedHashMap<>();
@@ -55,11 +56,11 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
         this.enabled = enabled;
     }
 
-    public Backend getBackend() {
+    public @Nullable Backend getBackend() {
         return this.backend;
     }
 
-    public void setBackend(Backend backend) {
+    public void setBackend(@Nullable Backend backend) {
         this.backend = backend;
     }
 

@@ -17,6 +17,7 @@ import io.adaptivecache.adaptive.SwitchListener;
 import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
@@ -75,7 +76,7 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
      * @return the switcher, or {@code null} if there is none
      */
     @Override
-    public StrategySwitcher get(String name) {
+    public @Nullable StrategySwitcher get(String name) {
         return this.switchers.get(name);
     }
 
@@ -119,7 +120,7 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
      *         {@code null} for a template that no property configures
      */
     @Override
-    public String connectionLimitProperty(String name) {
+    public @Nullable String connectionLimitProperty(String name) {
         AdaptiveCacheTemplateProperties settings = this.templateSettings.get(name);
         return settings != null ? settings.prefix() + ".adaptive.connection-limit" : null;
     }

@@ -7,6 +7,7 @@ import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategyType;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
@@ -177,16 +178,16 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
     public static class Multi {
 
         /** Number of shared connections. Defaults to the number of available processors. */
-        private Integer connections;
+        private @Nullable Integer connections;
 
         /** How each call picks one of the shared connections. */
         private SelectorType selector = SelectorType.ROUND_ROBIN;
 
-        public Integer getConnections() {
+        public @Nullable Integer getConnections() {
             return this.connections;
         }
 
-        public void setConnections(Integer connections) {
+        public void setConnections(@Nullable Integer connections) {
             this.connections = connections;
         }
 
@@ -273,7 +274,7 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
          * Most connections the switcher grows a multi strategy to. Defaults to the number of available processors, or
          * connection-limit if that is lower; at most connection-limit.
          */
-        private Integer maxConnections;
+        private @Nullable Integer maxConnections;
 
         /**
          * Most connections (N of multi, max-total of pooled) that any strategy chosen at runtime may have: an Actuator pin
@@ -342,11 +343,11 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
             this.trial = trial;
         }
 
-        public Integer getMaxConnections() {
+        public @Nullable Integer getMaxConnections() {
             return this.maxConnections;
         }
 
-        public void setMaxConnections(Integer maxConnections) {
+        public void setMaxConnections(@Nullable Integer maxConnections) {
             this.maxConnections = maxConnections;
         }
 
@@ -434,7 +435,7 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
          * by default (the rule is off): with the template's own timeout timer, shared connections measured level with a
          * blocking pool at 100 KiB; try 16KB where a blocking pool measures ahead.
          */
-        private DataSize largeValueSize;
+        private @Nullable DataSize largeValueSize;
 
         /** Longest round trip (the shortest call of a window) at which large values move to the blocking pool. */
         private Duration maxRoundTrip = Duration.ofNanos(500_000);
@@ -479,11 +480,11 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
             this.maxWait = maxWait;
         }
 
-        public DataSize getLargeValueSize() {
+        public @Nullable DataSize getLargeValueSize() {
             return this.largeValueSize;
         }
 
-        public void setLargeValueSize(DataSize largeValueSize) {
+        public void setLargeValueSize(@Nullable DataSize largeValueSize) {
             this.largeValueSize = largeValueSize;
         }
 
@@ -585,7 +586,7 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
         private boolean enabled = true;
 
         /** Name of the breaker; when the application has a Resilience4j CircuitBreakerRegistry holding one of that name, that one is used as configured there. Default: adaptive-cache-<template>. */
-        private String name;
+        private @Nullable String name;
 
         /** Failure rate, in percent of the calls in the sliding window, at which the breaker opens. */
         private float failureRateThreshold = 50;
@@ -616,11 +617,11 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
             this.enabled = enabled;
         }
 
-        public String getName() {
+        public @Nullable String getName() {
             return this.name;
         }
 
-        public void setName(String name) {
+        public void setName(@Nullable String name) {
             this.name = name;
         }
 
@@ -698,7 +699,7 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
         private boolean enabled = false;
 
         /** Name of the retry; one of that name in the application's RetryRegistry is used as configured there. Default: adaptive-cache-<template>. */
-        private String name;
+        private @Nullable String name;
 
         /** Attempts in all, the first included. */
         private int maxAttempts = 2;
@@ -714,11 +715,11 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
             this.enabled = enabled;
         }
 
-        public String getName() {
+        public @Nullable String getName() {
             return this.name;
         }
 
-        public void setName(String name) {
+        public void setName(@Nullable String name) {
             this.name = name;
         }
 
@@ -746,7 +747,7 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
         private boolean enabled = false;
 
         /** Name of the bulkhead; one of that name in the application's BulkheadRegistry is used as configured there. Default: adaptive-cache-<template>. */
-        private String name;
+        private @Nullable String name;
 
         /** Calls allowed at once. */
         private int maxConcurrentCalls = 256;
@@ -762,11 +763,11 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
             this.enabled = enabled;
         }
 
-        public String getName() {
+        public @Nullable String getName() {
             return this.name;
         }
 
-        public void setName(String name) {
+        public void setName(@Nullable String name) {
             this.name = name;
         }
 

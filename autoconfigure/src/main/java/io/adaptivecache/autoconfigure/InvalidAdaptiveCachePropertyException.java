@@ -1,5 +1,6 @@
 package io.adaptivecache.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
@@ -14,10 +15,10 @@ public class InvalidAdaptiveCachePropertyException extends InvalidConfigurationP
     /**
      * Creates an exception.
      * @param property the full property name, such as {@code adaptive-cache.redis.url}
-     * @param value the value it holds
+     * @param value the value it holds, or {@code null} if it holds none
      * @param reason what it may hold instead
      */
-    public InvalidAdaptiveCachePropertyException(String property, Object value, String reason) {
+    public InvalidAdaptiveCachePropertyException(String property, @Nullable Object value, String reason) {
         super(property, value, reason);
     }
 }

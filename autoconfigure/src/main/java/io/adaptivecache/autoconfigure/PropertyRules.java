@@ -2,13 +2,15 @@ package io.adaptivecache.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
 
 /**
  * The rules {@code adaptive-cache.*} values are checked against, each stated once with its one
  * message: a value that breaks one fails as an {@link InvalidAdaptiveCachePropertyException}
  * naming the property, which Spring Boot's failure analysis reports with where it was set.
- * The properties classes apply them when they are bound.
+ * The properties classes apply them when they are bound, when a value may still be null (an
+ * empty string binds to null), so every value checked may be.
  */
 final class PropertyRules {
 
@@ -16,14 +18,14 @@ final class PropertyRules {
     }
 
     /** A duration above zero. */
-    static void positive(String property, Duration value) {
+    static void positive(String property, @Nullable Duration value) {
         if (value == null || value.isNegative() || value.isZero()) {
             throw new InvalidAdaptiveCachePropertyException(property, value, "it must be a positive duration, such as 500ms or 2s");
         }
     }
 
     /** A duration of zero or more, where zero has a meaning of its own (given by {@code zeroMeans}). */
-    static void notNegative(String property, Duration value, String zeroMeans) {
+    static void notNegative(String property, @Nullable Duration value, String zeroMeans) {
         if (value == null || value.isNegative()) {
             throw new InvalidAdaptiveCachePropertyException(property, value,
                     "it must be zero (" + zeroMeans + ") or a positive duration");
@@ -65,7 +67,7 @@ final class PropertyRules {
     }
 
     /** A size from {@code min} to 2GB (what an int counts), with {@code min} as it is written, such as "1B". */
-    static int size(String property, DataSize value, DataSize min, String minText) {
+    static int size(String property, @Nullable DataSize value, DataSize min, String minText) {
         if (value == null || value.toBytes() < min.toBytes() || value.toBytes() > Integer.MAX_VALUE) {
             throw new InvalidAdaptiveCachePropertyException(property, value, "it must be between " + minText + " and 2GB");
         }
@@ -73,7 +75,7 @@ final class PropertyRules {
     }
 
     /** One of an enumeration's values, which a missing value (bound from an empty string) is not. */
-    static void present(String property, Object value, String allowed) {
+    static void present(String property, @Nullable Object value, String allowed) {
         if (value == null) {
             throw new InvalidAdaptiveCachePropertyException(property, null, "it must be " + allowed);
         }

@@ -10,6 +10,7 @@ import io.adaptivecache.redis.RedisTransport;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -63,8 +64,8 @@ class RedisCacheTemplateConfiguration {
         return builder.build();
     }
 
-    private static RedisCacheTemplates.Builder standalone(AdaptiveCacheRedisProperties redis, Binder binder, String bundleName,
-            ObjectProvider<SslBundles> sslBundles) {
+    private static RedisCacheTemplates.Builder standalone(AdaptiveCacheRedisProperties redis, Binder binder,
+            @Nullable String bundleName, ObjectProvider<SslBundles> sslBundles) {
         RedisDriver driver = pooledDriver(redis, false);
         RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName))
                 .pooledDriver(driver);
@@ -150,14 +151,14 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** The bundle named under adaptive-cache.redis.ssl, or Spring Data Redis's when its settings are the ones reused. */
-    private static String sslBundleName(AdaptiveCacheRedisProperties redis, Binder binder) {
+    private static @Nullable String sslBundleName(AdaptiveCacheRedisProperties redis, Binder binder) {
         if (redis.getSsl().getBundle() != null || redis.hasConnectionSettings()) {
             return redis.getSsl().getBundle();
         }
         return binder.bind("spring.data.redis.ssl.bundle", String.class).orElse(null);
     }
 
-    private static RedisURI withSsl(RedisURI uri, String bundleName) {
+    private static RedisURI withSsl(RedisURI uri, @Nullable String bundleName) {
         if (bundleName != null) {
             uri.setSsl(true);
         }
@@ -180,7 +181,7 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** Lettuce's TLS settings from an SSL bundle, as Spring Boot's own Lettuce configuration makes them. */
-    private static java.util.Optional<SslOptions> sslOptions(String bundleName, ObjectProvider<SslBundles> sslBundles) {
+    private static java.util.Optional<SslOptions> sslOptions(@Nullable String bundleName, ObjectProvider<SslBundles> sslBundles) {
         if (bundleName == null) {
             return java.util.Optional.empty();
         }
@@ -197,8 +198,8 @@ class RedisCacheTemplateConfiguration {
         return java.util.Optional.of(ssl.build());
     }
 
-    static RedisURI build(String host, Integer port, String username, String password, Integer database, Boolean ssl,
-            String clientName) {
+    static RedisURI build(@Nullable String host, @Nullable Integer port, @Nullable String username, @Nullable String password,
+            @Nullable Integer database, @Nullable Boolean ssl, @Nullable String clientName) {
         // Ports and databases are checked where they are read: adaptive-cache.redis.* when bound, spring.data.redis.* by the caller.
         int resolvedPort = port != null ? port : RedisURI.DEFAULT_REDIS_PORT;
         RedisURI.Builder uri = RedisURI.builder().withHost(host != null ? host : "localhost").withPort(resolvedPort)

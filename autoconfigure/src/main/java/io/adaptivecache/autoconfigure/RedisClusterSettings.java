@@ -8,6 +8,7 @@ import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.redis.RedisClusterCacheTemplates;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisURI;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 
@@ -86,8 +87,8 @@ final class RedisClusterSettings {
         };
     }
 
-    private static List<RedisURI> parse(String property, List<String> nodes, String username, String password, boolean ssl,
-            String clientName) {
+    private static List<RedisURI> parse(String property, List<String> nodes, @Nullable String username, @Nullable String password,
+            boolean ssl, @Nullable String clientName) {
         List<RedisURI> uris = new ArrayList<>();
         for (String node : nodes) {
             String trimmed = node == null ? "" : node.trim();

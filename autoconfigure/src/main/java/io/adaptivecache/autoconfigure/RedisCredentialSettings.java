@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
 
 /**
@@ -77,7 +78,7 @@ final class RedisCredentialSettings {
         return ignored;
     }
 
-    private static void add(List<String> ignored, String property, Object value) {
+    private static void add(List<String> ignored, String property, @Nullable Object value) {
         if (value != null) {
             ignored.add(PREFIX + "." + property);
         }

@@ -3,6 +3,7 @@ package io.adaptivecache.autoconfigure;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
+import org.jspecify.annotations.Nullable;
 
 /** Turns the strategy block of a template's properties (checked when they were bound) into a {@link StrategySpec}. */
 final class StrategySpecs {
@@ -27,7 +28,7 @@ final class StrategySpecs {
     }
 
     /** The strategy pinned by configuration, or null when the switcher may choose. */
-    static StrategySpec pinned(AdaptiveCacheTemplateProperties settings) {
+    static @Nullable StrategySpec pinned(AdaptiveCacheTemplateProperties settings) {
         return settings.getStrategy().getType() == AdaptiveCacheTemplateProperties.StrategyChoice.ADAPTIVE ? null : initial(settings);
     }
 

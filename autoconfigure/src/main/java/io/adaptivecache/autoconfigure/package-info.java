@@ -3,4 +3,7 @@
  * beans for Redis and memcached from {@code adaptive-cache.*} properties, customizers, lifecycle
  * and startup failure analysis.
  */
+@NullMarked
 package io.adaptivecache.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.CacheTemplate;
 import org.HdrHistogram.ConcurrentHistogram;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -34,7 +35,7 @@ public class LoadGenerator {
 
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean stopRequested = new AtomicBoolean();
-    private volatile Report lastReport;
+    private volatile @Nullable Report lastReport;
 
     /**
      * Runs the load and waits for it to finish.
@@ -116,7 +117,7 @@ public class LoadGenerator {
      * @param running whether a run is going
      * @param lastReport the last finished run, or {@code null}
      */
-    public record Status(boolean running, Report lastReport) {
+    public record Status(boolean running, @Nullable Report lastReport) {
     }
 
     private Report measure(CacheTemplate template, int threads, Duration duration, int valueSize) throws InterruptedException {

@@ -14,6 +14,7 @@ import java.util.Map;
 import io.adaptivecache.testservers.DelayingProxy;
 import io.adaptivecache.testservers.MemcachedServer;
 import io.adaptivecache.testservers.RedisServer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
@@ -176,7 +177,7 @@ public class LocalCacheServers implements ApplicationListener<ApplicationEvent>,
     }
 
     /** The port of a local memcached, or null when there is none to start (no binary on PATH). */
-    private Integer startMemcached(String configured) {
+    private @Nullable Integer startMemcached(String configured) {
         try {
             MemcachedServer server = new MemcachedServer();
             server.start();
@@ -191,7 +192,7 @@ public class LocalCacheServers implements ApplicationListener<ApplicationEvent>,
     }
 
     /** jmemcached, a pure-Java memcached server; null (and one warning: Redis-only) if it cannot start. */
-    private Integer startEmbeddedMemcached(String configured) {
+    private @Nullable Integer startEmbeddedMemcached(String configured) {
         int port = freePort();
         try {
             com.thimbleware.jmemcached.storage.CacheStorage<com.thimbleware.jmemcached.Key, com.thimbleware.jmemcached.LocalCacheElement> storage =

@@ -14,6 +14,7 @@ import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import io.adaptivecache.strategy.StrategyType;
 import io.adaptivecache.strategy.SwitchReport;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -37,7 +38,7 @@ public class SampleController {
     private final ProductCatalog catalog;
     private final Map<String, ManagedCacheTemplate> templates;
     private final LoadGenerator load;
-    private final SampleNetwork network;
+    private final @Nullable SampleNetwork network;
 
     /**
      * Creates the controller.
@@ -114,7 +115,7 @@ public class SampleController {
     /** Switches a template's strategy while it serves calls (the adaptive controller will do this by itself). */
     @PostMapping("/strategies/{backend}")
     public Map<String, Object> switchStrategy(@PathVariable String backend, @RequestParam StrategyType type,
-            @RequestParam(required = false) Integer connections,
+            @RequestParam(required = false) @Nullable Integer connections,
             @RequestParam(defaultValue = "ROUND_ROBIN") SelectorType selector,
             @RequestParam(defaultValue = "8") int maxTotal, @RequestParam(defaultValue = "PT0.2S") Duration maxWait) {
         StrategySpec spec = switch (type) {

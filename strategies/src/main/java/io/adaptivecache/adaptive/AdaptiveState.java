@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.StrategySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A switcher's state, for the Actuator endpoint and health.
@@ -19,6 +20,6 @@ import io.adaptivecache.strategy.StrategySpec;
  * @param history recent switches, oldest first
  * @param suppressed whether changes are suspended for flapping
  */
-public record AdaptiveState(String template, AdaptiveMode mode, StrategySpec pinned, StrategySpec active, Instant since,
-        Decision lastDecision, WindowSample lastWindow, List<SwitchEvent> history, boolean suppressed) {
+public record AdaptiveState(String template, AdaptiveMode mode, @Nullable StrategySpec pinned, StrategySpec active, Instant since,
+        @Nullable Decision lastDecision, @Nullable WindowSample lastWindow, List<SwitchEvent> history, boolean suppressed) {
 }

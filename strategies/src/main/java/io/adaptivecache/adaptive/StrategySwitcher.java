@@ -17,6 +17,7 @@ import io.adaptivecache.metrics.WindowHistory;
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.SwitchReport;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,11 +69,12 @@ public final class StrategySwitcher implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<SwitchEvent> history = new ArrayDeque<>(HISTORY);
     private final WindowHistory windows;
-    private volatile StrategySpec pinned;
-    private volatile Decision lastDecision;
-    private volatile WindowSample lastWindow;
+    private volatile @Nullable StrategySpec pinned;
+    private volatile @Nullable Decision lastDecision;
+    private volatile @Nullable WindowSample lastWindow;
     private volatile Instant since;
-    private ScheduledExecutorService executor;
+    // Set while started.
+    private @Nullable ScheduledExecutorService executor;
 
     /**
      * Creates a switcher that is not started yet, whose operator requests may ask for at most
@@ -87,7 +89,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * @param listener hears of every switch
      */
     public StrategySwitcher(CacheTemplateManagement template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
-            StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener) {
+            @Nullable StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener) {
         this(template, policy, window, mode, pinned, nanoClock, wallClock, listener, DEFAULT_CONNECTION_LIMIT);
     }
 
@@ -105,7 +107,8 @@ public final class StrategySwitcher implements AutoCloseable {
      * @param connectionLimit the most connections an operator's {@link #pin} or {@link #forceTrial} may ask for
      */
     public StrategySwitcher(CacheTemplateManagement template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
-            StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit) {
+            @Nullable StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener,
+            int connectionLimit) {
         this(template, policy, window, mode, pinned, nanoClock, wallClock, listener, connectionLimit,
                 defaultHistoryWindows(window));
     }
@@ -135,7 +138,7 @@ public final class StrategySwitcher implements AutoCloseable {
      *        {@link #MAX_HISTORY_WINDOWS} (see {@link #historyWindows(Duration, Duration)})
      */
     public StrategySwitcher(CacheTemplateManagement template, StrategyPolicy policy, Duration window, AdaptiveMode mode,
-            StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit,
+            @Nullable StrategySpec pinned, LongSupplier nanoClock, Clock wallClock, SwitchListener listener, int connectionLimit,
             int historyWindows) {
         if (connectionLimit < 1) {
             throw new IllegalArgumentException("The connection limit must be at least 1, was " + connectionLimit);
@@ -240,7 +243,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * @throws IllegalArgumentException if {@code spec} asks for more connections than the
      *         {@linkplain #connectionLimit() limit}; nothing is opened
      */
-    public SwitchEvent pin(StrategySpec spec) {
+    public @Nullable SwitchEvent pin(StrategySpec spec) {
         checkLimit(Objects.requireNonNull(spec, "spec"));
         this.lock.lock();
         try {
@@ -291,7 +294,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * @throws IllegalArgumentException if {@code spec} asks for more connections than the
      *         {@linkplain #connectionLimit() limit}; nothing is opened
      */
-    public SwitchEvent forceTrial(StrategySpec spec) {
+    public @Nullable SwitchEvent forceTrial(StrategySpec spec) {
         checkLimit(Objects.requireNonNull(spec, "spec"));
         this.lock.lock();
         try {
@@ -306,7 +309,7 @@ public final class StrategySwitcher implements AutoCloseable {
         }
     }
 
-    private SwitchEvent operatorSwitch(StrategySpec spec, boolean trial, String evidence) {
+    private @Nullable SwitchEvent operatorSwitch(StrategySpec spec, boolean trial, String evidence) {
         long now = this.nanoClock.getAsLong();
         StrategySpec current = this.template.activeStrategy();
         if (current.equals(spec)) {
@@ -389,7 +392,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * The newest window with the time it closed, the same pair {@link #windowHistory()} ends with.
      * @return it, or {@code null} before the first window
      */
-    public WindowHistory.Entry latestWindow() {
+    public WindowHistory.@Nullable Entry latestWindow() {
         return this.windows.latest();
     }
 

@@ -2,6 +2,8 @@ package io.adaptivecache.adaptive;
 
 import java.util.Collection;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The adaptive switcher of every cache template, by template name: what management tools (the
  * Actuator endpoint and health indicators) read, so that they need not know who creates and
@@ -14,7 +16,7 @@ public interface StrategySwitchers {
      * @param name the template's name
      * @return the switcher, or {@code null} if there is none
      */
-    StrategySwitcher get(String name);
+    @Nullable StrategySwitcher get(String name);
 
     /**
      * Every switcher.
@@ -28,5 +30,5 @@ public interface StrategySwitchers {
      * @param name the template's name
      * @return the setting, such as a property name, or {@code null} if none configures it
      */
-    String connectionLimitProperty(String name);
+    @Nullable String connectionLimitProperty(String name);
 }

@@ -15,6 +15,7 @@ import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The default policy, encoding what the source articles measured:
@@ -75,7 +76,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
             DecisionReason.CONNECTIONS_IDLE, DecisionReason.CONNECTION_SATURATED);
 
     private final Settings settings;
-    private final BlockingPool blockingPool;
+    private final @Nullable BlockingPool blockingPool;
     private final Deque<WindowSample> incumbentWindows = new ArrayDeque<>();
     private final Deque<Long> switchTimes = new ArrayDeque<>();
     private final Deque<Long> rollbackTimes = new ArrayDeque<>();
@@ -85,11 +86,11 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     private long dwellNanos;
     private boolean suppressing;
     private long suppressedUntil;
-    private StrategySpec candidate;
-    private DecisionReason candidateReason;
+    private @Nullable StrategySpec candidate;
+    private @Nullable DecisionReason candidateReason;
     private int candidateWindows;
     private long candidateSinceNanos;
-    private Trial trial;
+    private @Nullable Trial trial;
 
     /**
      * Creates a policy.
@@ -104,7 +105,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
      * @param settings its thresholds and timings
      * @param blockingPool when a blocking pool suits the load, or {@code null} if the backend has none
      */
-    public ThresholdStrategyPolicy(Settings settings, BlockingPool blockingPool) {
+    public ThresholdStrategyPolicy(Settings settings, @Nullable BlockingPool blockingPool) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.blockingPool = blockingPool;
         this.dwellNanos = settings.dwell().toNanos();
@@ -140,7 +141,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
      * When this policy moves callers to blocking POOLED connections.
      * @return the blocking pool's settings, or {@code null} if the backend has none (or the rule is off)
      */
-    public BlockingPool blockingPool() {
+    public @Nullable BlockingPool blockingPool() {
         return this.blockingPool;
     }
 
@@ -212,7 +213,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         return proposal;
     }
 
-    private Rejection rejectedAtThisLoad(StrategySpec target, WindowSample window, long now) {
+    private @Nullable Rejection rejectedAtThisLoad(StrategySpec target, WindowSample window, long now) {
         while (!this.rejections.isEmpty() && now - this.rejections.peekFirst().atNanos() > this.settings.maxDwell().toNanos()) {
             this.rejections.removeFirst();
         }
@@ -285,7 +286,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     }
 
     /** Null when the trial is over and the window should be judged normally. */
-    private Decision judgeTrial(WindowSample window, long now) {
+    private @Nullable Decision judgeTrial(WindowSample window, long now) {
         Trial running = this.trial;
         if (!window.strategy().equals(running.candidate())) {
             this.trial = null; // replaced meanwhile (an operator): nothing left to judge
@@ -682,7 +683,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         private int suppressAfterRollbacks;
         private Duration suppression;
         private int maxSwitchesPerHour;
-        private BlockingPool blockingPool;
+        private @Nullable BlockingPool blockingPool;
 
         private Builder(Settings from) {
             this.maxConnections = from.maxConnections();
@@ -849,7 +850,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * @param blockingPool the settings, or {@code null} for no such move
          * @return this builder
          */
-        public Builder blockingPool(BlockingPool blockingPool) {
+        public Builder blockingPool(@Nullable BlockingPool blockingPool) {
             this.blockingPool = blockingPool;
             return this;
         }
@@ -858,7 +859,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * The blocking pool set so far.
          * @return the settings, or {@code null} if there is none
          */
-        public BlockingPool blockingPool() {
+        public @Nullable BlockingPool blockingPool() {
             return this.blockingPool;
         }
 

@@ -5,4 +5,7 @@
  * {@link io.adaptivecache.adaptive.StrategySwitcher} that samples windows and carries decisions
  * out through the template's swap mechanism.
  */
+@NullMarked
 package io.adaptivecache.adaptive;
+
+import org.jspecify.annotations.NullMarked;

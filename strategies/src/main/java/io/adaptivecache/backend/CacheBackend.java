@@ -7,6 +7,7 @@ import java.util.Optional;
 import io.adaptivecache.metrics.NodeSensors;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a cache template needs from one backend (Redis, memcached): how to
@@ -173,7 +174,7 @@ public interface CacheBackend<C> extends AutoCloseable {
 
 /** The plain holder behind {@link CacheBackend#of}. */
 record AssembledCacheBackend<C>(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
-        CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, NodeSensors nodes,
+        CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, @Nullable NodeSensors nodes,
         Runnable onClose) implements CacheBackend<C> {
 
     @Override

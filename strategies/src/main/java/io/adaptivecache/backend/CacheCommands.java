@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cache commands on <b>one</b> native connection, implemented once per backend. Arguments
@@ -24,7 +25,7 @@ public interface CacheCommands<C> {
      * @param key the key
      * @return the value, or {@code null}
      */
-    CompletionStage<byte[]> get(C connection, String key);
+    CompletionStage<byte @Nullable []> get(C connection, String key);
 
     /**
      * Multi-get, one request per server.
@@ -78,7 +79,7 @@ public interface CacheCommands<C> {
      * @param key the key
      * @return the value and token, or {@code null}
      */
-    CompletionStage<CasValue<byte[]>> gets(C connection, String key);
+    CompletionStage<@Nullable CasValue<byte[]>> gets(C connection, String key);
 
     /**
      * CAS.

@@ -18,6 +18,7 @@ import io.adaptivecache.call.CallOutcome;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.strategy.ExceptionTranslator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Commands that record each single-key call against the node serving its key, around another
@@ -53,14 +54,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
     }
 
     @Override
-    public CompletionStage<byte[]> get(C connection, String key) {
+    public CompletionStage<byte @Nullable []> get(C connection, String key) {
         NodeSensor node = this.locator.locate(connection, key);
         int permit = node.breaker().acquire();
         if (permit == NodeBreaker.REFUSED) {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        CompletionStage<byte[]> stage;
+        CompletionStage<byte @Nullable []> stage;
         try {
             stage = this.commands.get(connection, key);
         }
@@ -155,14 +156,14 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(C connection, String key) {
+    public CompletionStage<@Nullable CasValue<byte[]>> gets(C connection, String key) {
         NodeSensor node = this.locator.locate(connection, key);
         int permit = node.breaker().acquire();
         if (permit == NodeBreaker.REFUSED) {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        CompletionStage<CasValue<byte[]>> stage;
+        CompletionStage<@Nullable CasValue<byte[]>> stage;
         try {
             stage = this.commands.gets(connection, key);
         }
@@ -244,8 +245,8 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
         return observe(connection, key, node, permit, started, stage);
     }
 
-    private <T> CompletionStage<T> observe(C connection, String key, NodeSensor node, int permit, long started,
-            CompletionStage<T> stage) {
+    private <T extends @Nullable Object> CompletionStage<T> observe(C connection, String key, NodeSensor node, int permit,
+            long started, CompletionStage<T> stage) {
         return stage.handle((result, failure) -> {
             long latency = System.nanoTime() - started;
             if (failure == null) {
@@ -265,7 +266,7 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
     }
 
     /** A call the node's breaker refused: not sent, counted against the node, and a reason to read the topology again. */
-    private <T> CompletionStage<T> refused(C connection, String key, NodeSensor node) {
+    private <T extends @Nullable Object> CompletionStage<T> refused(C connection, String key, NodeSensor node) {
         node.record(CallOutcome.REJECTED, 0);
         this.locator.onNodeFailure(connection, key, node);
         return CompletableFuture.failedFuture(new CacheRejectedException("Redis Cluster " + this.locator.describe(connection, key, node)

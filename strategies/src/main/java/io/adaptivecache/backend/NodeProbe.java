@@ -2,6 +2,8 @@ package io.adaptivecache.backend;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Asks every node that serves keys whether it answers, for a backend that spreads keys over
  * several (Redis Cluster): a health check that reads one key would see only that key's node.
@@ -28,6 +30,7 @@ public interface NodeProbe {
      * @param failure why not, or {@code null}
      * @param breaker its circuit breaker's state ({@code CLOSED}, {@code OPEN}, {@code HALF_OPEN})
      */
-    record NodeStatus(String address, String nodeId, String role, int slots, boolean answered, String failure, String breaker) {
+    record NodeStatus(String address, String nodeId, String role, int slots, boolean answered, @Nullable String failure,
+            String breaker) {
     }
 }

@@ -9,4 +9,7 @@
  * {@link io.adaptivecache.backend.NodeExceptionTranslator} and
  * {@link io.adaptivecache.backend.NodeProbe}. Applications do not need this package.
  */
+@NullMarked
 package io.adaptivecache.backend;
+
+import org.jspecify.annotations.NullMarked;

@@ -4,4 +4,7 @@
  * and who is told ({@link io.adaptivecache.call.CallObserver}). It sits at the bottom of the core and
  * depends on nothing but the root package's exceptions.
  */
+@NullMarked
 package io.adaptivecache.call;
+
+import org.jspecify.annotations.NullMarked;

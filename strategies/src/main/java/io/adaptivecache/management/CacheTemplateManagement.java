@@ -12,6 +12,7 @@ import io.adaptivecache.resilience.GuardStatus;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import io.adaptivecache.strategy.SwitchReport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The operator's side of a cache template: its lifecycle, its connection strategy and the
@@ -153,7 +154,7 @@ public interface CacheTemplateManagement extends AutoCloseable {
      * Set it before the template serves calls.
      * @param interceptor the interceptor, or {@code null} for none
      */
-    void interceptCallsWith(CallInterceptor interceptor);
+    void interceptCallsWith(@Nullable CallInterceptor interceptor);
 
     /**
      * The guard's state: circuit breaker, retry, bulkhead.

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import io.adaptivecache.call.CacheCommand;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Wraps every call of a template that has one
@@ -28,6 +29,6 @@ public interface CallInterceptor {
      * @param invocation makes the call: validated input, through the guard, on the live strategy
      * @return the call's result
      */
-    <T> CompletableFuture<T> intercept(CacheTemplateManagement template, CacheCommand command, boolean async, boolean degradable,
-            Supplier<CompletableFuture<T>> invocation);
+    <T extends @Nullable Object> CompletableFuture<T> intercept(CacheTemplateManagement template, CacheCommand command,
+            boolean async, boolean degradable, Supplier<CompletableFuture<T>> invocation);
 }

@@ -6,4 +6,7 @@
  * return. The adaptive switcher, the Micrometer binding and the Spring Boot layer work over these
  * interfaces only, so any template built by a builder gets all of them.
  */
+@NullMarked
 package io.adaptivecache.management;
+
+import org.jspecify.annotations.NullMarked;

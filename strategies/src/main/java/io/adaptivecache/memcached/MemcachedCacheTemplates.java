@@ -15,6 +15,7 @@ import net.spy.memcached.DefaultHashAlgorithm;
 import net.spy.memcached.FailureMode;
 import net.spy.memcached.auth.AuthDescriptor;
 import net.spy.memcached.ops.ArrayOperationQueueFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds {@link io.adaptivecache.management.ManagedCacheTemplate}s over memcached: a
@@ -70,8 +71,9 @@ public final class MemcachedCacheTemplates {
         private Duration maxReconnectDelay = Duration.ofSeconds(2);
         private int operationQueueSize = 8192;
         private int itemSizeMaxBytes = 1024 * 1024;
-        private String username;
-        private String password;
+        // Both set for SASL, neither without.
+        private @Nullable String username;
+        private @Nullable String password;
         private MemcachedDriver driver = MemcachedDriver.SPYMEMCACHED;
         private Consumer<ConnectionFactoryBuilder> customizer = builder -> {
         };

@@ -10,6 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
 import io.adaptivecache.CacheTimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fails calls that outlive the operation timeout. spymemcached enforces its timeout only on
@@ -42,7 +43,7 @@ final class OperationDeadlines implements AutoCloseable {
         this.sweeper.start();
     }
 
-    <T> CompletableFuture<T> track(CompletableFuture<T> result, Future<?> operation) {
+    <T extends @Nullable Object> CompletableFuture<T> track(CompletableFuture<T> result, Future<?> operation) {
         if (!result.isDone()) {
             Pending call = new Pending(result, operation, System.nanoTime() + timeoutNanos);
             pending.offer(call);
@@ -118,8 +119,8 @@ final class OperationDeadlines implements AutoCloseable {
     private static final class Pending implements BiConsumer<Object, Throwable> {
 
         private final long deadline;
-        private volatile CompletableFuture<?> result;
-        private volatile Future<?> operation;
+        private volatile @Nullable CompletableFuture<?> result;
+        private volatile @Nullable Future<?> operation;
 
         Pending(CompletableFuture<?> result, Future<?> operation, long deadline) {
             this.result = result;
@@ -128,7 +129,7 @@ final class OperationDeadlines implements AutoCloseable {
         }
 
         @Override
-        public void accept(Object value, Throwable failure) {
+        public void accept(@Nullable Object value, @Nullable Throwable failure) {
             this.result = null;
             this.operation = null;
         }

@@ -23,6 +23,7 @@ import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cache commands on one spymemcached client ({@link MemcachedDriver#SPYMEMCACHED}), with memcached's own semantics: CAS from
@@ -49,9 +50,9 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedClient> 
     }
 
     @Override
-    public CompletionStage<byte[]> get(MemcachedClient client, String key) {
+    public CompletionStage<byte @Nullable []> get(MemcachedClient client, String key) {
         GetFuture<byte[]> operation = client.asyncGet(key, RawBytesTranscoder.INSTANCE);
-        CompletableFuture<byte[]> result = new CompletableFuture<>();
+        CompletableFuture<byte @Nullable []> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (value, status) -> (byte[]) value));
         return deadlines.track(result, operation);
     }
@@ -120,9 +121,9 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedClient> 
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(MemcachedClient client, String key) {
+    public CompletionStage<@Nullable CasValue<byte[]>> gets(MemcachedClient client, String key) {
         OperationFuture<CASValue<byte[]>> operation = client.asyncGets(key, RawBytesTranscoder.INSTANCE);
-        CompletableFuture<CasValue<byte[]>> result = new CompletableFuture<>();
+        CompletableFuture<@Nullable CasValue<byte[]>> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (found, status) -> {
             if (found == null) {
                 return null;
@@ -184,9 +185,9 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedClient> 
     }
 
     /** Completes with {@code null} when the counter does not exist. */
-    private CompletableFuture<Long> mutate(MemcachedClient client, String key, long delta, boolean up) {
+    private CompletableFuture<@Nullable Long> mutate(MemcachedClient client, String key, long delta, boolean up) {
         OperationFuture<Long> operation = up ? client.asyncIncr(key, delta) : client.asyncDecr(key, delta);
-        CompletableFuture<Long> result = new CompletableFuture<>();
+        CompletableFuture<@Nullable Long> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (value, status) -> {
             if (status.getStatusCode() == StatusCode.ERR_NOT_FOUND) {
                 return null;
@@ -219,7 +220,7 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedClient> 
      * Completes {@code result} from a done spymemcached future. Its {@code get()} does not block
      * here, and throws for cancelled, timed-out or failed operations.
      */
-    private static <R> void complete(CompletableFuture<R> result, java.util.concurrent.Future<?> done,
+    private static <R extends @Nullable Object> void complete(CompletableFuture<R> result, java.util.concurrent.Future<?> done,
             Outcome<R> outcome) {
         try {
             Object value = done.get();
@@ -248,7 +249,7 @@ final class SpymemcachedCacheCommands implements CacheCommands<MemcachedClient> 
     }
 
     @FunctionalInterface
-    private interface Outcome<R> {
-        R apply(Object value, OperationStatus status);
+    private interface Outcome<R extends @Nullable Object> {
+        R apply(@Nullable Object value, OperationStatus status);
     }
 }

@@ -19,6 +19,7 @@ import io.adaptivecache.strategy.ConnectionFactory;
 import net.spy.memcached.ConnectionFactoryBuilder;
 import net.spy.memcached.ConnectionObserver;
 import net.spy.memcached.MemcachedClient;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,7 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
     private final Consumer<ConnectionFactoryBuilder> configuration;
     private final Duration connectTimeout;
     private final String description;
-    private final String username;
+    private final @Nullable String username;
 
     /**
      * Creates a factory.
@@ -58,7 +59,7 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
      * @param username the SASL user the configuration authenticates as, to check and name in errors; {@code null} for none
      */
     public SpymemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
-            Duration connectTimeout, String username) {
+            Duration connectTimeout, @Nullable String username) {
         this.username = username;
         SpymemcachedLogging.useSlf4j();
         Map<InetSocketAddress, Integer> byAddress = new LinkedHashMap<>();

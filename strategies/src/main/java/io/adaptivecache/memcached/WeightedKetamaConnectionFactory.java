@@ -26,6 +26,7 @@ import net.spy.memcached.metrics.MetricCollector;
 import net.spy.memcached.metrics.MetricType;
 import net.spy.memcached.ops.Operation;
 import net.spy.memcached.transcoders.Transcoder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A spymemcached {@link ConnectionFactory} built by {@code ConnectionFactoryBuilder} (so user
@@ -135,7 +136,7 @@ final class WeightedKetamaConnectionFactory implements ConnectionFactory {
      * none zero where the split is not, with the same total and the fewest groups moved.
      * @return the counts, or {@code null} if there are none
      */
-    private static int[] exactSplit(int[] split, int groups, int servers) {
+    private static int @Nullable [] exactSplit(int[] split, int groups, int servers) {
         int[] reach = new int[servers];
         int width = 1;
         for (int k = 0; k < servers; k++) {

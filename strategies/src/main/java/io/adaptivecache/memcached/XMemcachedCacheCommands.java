@@ -23,6 +23,7 @@ import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.exception.MemcachedClientException;
 import net.rubyeye.xmemcached.exception.MemcachedException;
 import net.rubyeye.xmemcached.exception.MemcachedServerException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cache commands on one XMemcached client ({@link MemcachedDriver#XMEMCACHED}), with the
@@ -48,7 +49,7 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<byte[]> get(MemcachedClient client, String key) {
+    public CompletionStage<byte @Nullable []> get(MemcachedClient client, String key) {
         return call(() -> client.get(key, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE));
     }
 
@@ -100,7 +101,7 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(MemcachedClient client, String key) {
+    public CompletionStage<@Nullable CasValue<byte[]>> gets(MemcachedClient client, String key) {
         return call(() -> {
             GetsResponse<byte[]> found = client.gets(key, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE);
             return found == null ? null
@@ -134,7 +135,7 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedClient> {
         return call(() -> client.decr(key, delta, 0L, timeoutMillis, 0));
     }
 
-    private <R> CompletionStage<R> call(XMemcachedCall<R> call) {
+    private <R extends @Nullable Object> CompletionStage<R> call(XMemcachedCall<R> call) {
         try {
             return CompletableFuture.completedFuture(call.run());
         }
@@ -170,7 +171,7 @@ final class XMemcachedCacheCommands implements CacheCommands<MemcachedClient> {
     }
 
     @FunctionalInterface
-    private interface XMemcachedCall<R> {
+    private interface XMemcachedCall<R extends @Nullable Object> {
         R run() throws TimeoutException, InterruptedException, MemcachedException;
     }
 }

@@ -5,4 +5,7 @@
  * only {@code XMemcachedBackend}, loaded when that driver is chosen, leads to its classes. Start
  * with {@link io.adaptivecache.memcached.MemcachedCacheTemplates#builder()}.
  */
+@NullMarked
 package io.adaptivecache.memcached;
+
+import org.jspecify.annotations.NullMarked;

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A template's figures per server node, for a backend that spreads keys over several nodes
  * (Redis Cluster). They make a single slow or failing node visible, and they keep it from
@@ -73,7 +75,7 @@ public final class NodeSensors {
      * @param id the node's id
      * @return its sensor, or {@code null} if it was not {@link #register registered}
      */
-    public NodeSensor sensor(String id) {
+    public @Nullable NodeSensor sensor(String id) {
         return this.nodes.get(id);
     }
 
@@ -91,7 +93,7 @@ public final class NodeSensors {
         if (this.nodes.size() >= this.maxNodes) {
             return this.otherNodes;
         }
-        NodeSensor[] created = new NodeSensor[1];
+        @Nullable NodeSensor[] created = new NodeSensor[1];
         NodeSensor sensor = this.nodes.computeIfAbsent(id, key -> created[0] = new NodeSensor(key, address, this.breakerSettings));
         if (created[0] != null) {
             this.onNewNode.accept(sensor);
@@ -143,7 +145,7 @@ public final class NodeSensors {
      * only (the switcher's).
      * @return why the window should not steer the switcher, or {@code null} if no node stood out
      */
-    public String closeWindow() {
+    public @Nullable String closeWindow() {
         List<NodeSensor> judged = new ArrayList<>();
         List<NodeSensor.NodeWindow> windows = new ArrayList<>();
         for (Iterator<NodeSensor> it = this.nodes.values().iterator(); it.hasNext();) {
@@ -165,7 +167,7 @@ public final class NodeSensors {
         return failing != null ? failing : slowNode(judged, windows);
     }
 
-    private String failingNode(List<NodeSensor> judged, List<NodeSensor.NodeWindow> windows) {
+    private @Nullable String failingNode(List<NodeSensor> judged, List<NodeSensor.NodeWindow> windows) {
         for (int i = 0; i < judged.size(); i++) {
             NodeSensor.NodeWindow window = windows.get(i);
             if (window.errors() > 0 && window.errors() >= window.calls() * this.settings.failingErrorRatio()) {
@@ -176,7 +178,7 @@ public final class NodeSensors {
         return null;
     }
 
-    private String slowNode(List<NodeSensor> judged, List<NodeSensor.NodeWindow> windows) {
+    private @Nullable String slowNode(List<NodeSensor> judged, List<NodeSensor.NodeWindow> windows) {
         double[] means = windows.stream().mapToDouble(NodeSensor.NodeWindow::meanLatencyNanos).toArray();
         double[] sorted = means.clone();
         Arrays.sort(sorted);

@@ -10,6 +10,7 @@ import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A template's own sensors: caller-observed latency in an HdrHistogram {@link Recorder} (an
@@ -30,10 +31,10 @@ public final class TemplateSensors implements CallObserver {
     private final LongAdder poolExhausted = new LongAdder();
     private final LongAdder valueBytes = new LongAdder();
     private volatile CallObserver downstream = CallObserver.NONE;
-    private volatile NodeSensors nodes;
+    private volatile @Nullable NodeSensors nodes;
 
     // Window state, touched only by the one thread that samples.
-    private Histogram recycled;
+    private @Nullable Histogram recycled;
     private long lastCalls;
     private long lastErrors;
     private long lastTimeouts;
@@ -43,7 +44,7 @@ public final class TemplateSensors implements CallObserver {
     private long lastValueBytes;
     private long lastBorrows;
     private long lastBorrowWaitNanos;
-    private StrategySpec lastStrategy;
+    private @Nullable StrategySpec lastStrategy;
     private long lastSampleNanos = Long.MIN_VALUE;
 
     @Override
@@ -83,9 +84,9 @@ public final class TemplateSensors implements CallObserver {
 
     /**
      * Sends every call on to another observer too (replacing any previous one).
-     * @param observer the observer, such as a Micrometer binder
+     * @param observer the observer, such as a Micrometer binder; {@code null} for none
      */
-    public void observeWith(CallObserver observer) {
+    public void observeWith(@Nullable CallObserver observer) {
         this.downstream = observer == null ? CallObserver.NONE : observer;
     }
 
@@ -94,7 +95,7 @@ public final class TemplateSensors implements CallObserver {
      * reported as disturbed (see {@link NodeSensors#closeWindow()}).
      * @param nodes the backend's per-node sensors, or {@code null} for none
      */
-    public void judgeNodes(NodeSensors nodes) {
+    public void judgeNodes(@Nullable NodeSensors nodes) {
         this.nodes = nodes;
     }
 

@@ -3,6 +3,8 @@ package io.adaptivecache.metrics;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The last windows of one template, each with the wall-clock time it closed: a bounded ring, so
  * that whoever looks after an incident (the Actuator endpoint, the live page) sees the minutes
@@ -12,7 +14,8 @@ import java.util.List;
  */
 public final class WindowHistory {
 
-    private final Entry[] entries;
+    // Filled in turn, as a ring: a slot is null until its first window is recorded.
+    private final @Nullable Entry[] entries;
     private int next;
     private long recorded;
 
@@ -65,7 +68,7 @@ public final class WindowHistory {
      * The newest window.
      * @return it, or {@code null} before the first
      */
-    public Entry latest() {
+    public @Nullable Entry latest() {
         synchronized (this.entries) {
             return this.recorded == 0 ? null : this.entries[(this.next + this.entries.length - 1) % this.entries.length];
         }

@@ -1,6 +1,7 @@
 package io.adaptivecache.metrics;
 
 import io.adaptivecache.strategy.StrategySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One window of a template's measurements, the only input of the adaptive policy besides the
@@ -31,7 +32,7 @@ import io.adaptivecache.strategy.StrategySpec;
 public record WindowSample(long startNanos, long endNanos, StrategySpec strategy, int openConnections, long calls, long errors,
         long timeouts, double throughput, double meanLatencyNanos, long p50LatencyNanos, long p99LatencyNanos,
         long minLatencyNanos, double concurrency, double meanValueBytes, long borrows, double meanBorrowWaitNanos,
-        int waitingBorrowers, String disturbance) {
+        int waitingBorrowers, @Nullable String disturbance) {
 
     /**
      * Whether something happened in the window (a switch, connection failures, a long pause) that

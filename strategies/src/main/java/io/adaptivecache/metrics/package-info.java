@@ -4,4 +4,7 @@
  * {@link io.adaptivecache.metrics.WindowSample} for the adaptive policy, and optionally bound to
  * Micrometer.
  */
+@NullMarked
 package io.adaptivecache.metrics;
+
+import org.jspecify.annotations.NullMarked;

@@ -5,6 +5,7 @@ import java.util.Locale;
 import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.strategy.StrategyType;
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an observation of one cache call knows: the template, its backend, the command, the kind of
@@ -18,7 +19,7 @@ public final class CacheCallContext extends Observation.Context {
     private final CacheCommand command;
     private final StrategyType strategy;
     private final boolean async;
-    private volatile Outcome outcome;
+    private volatile @Nullable Outcome outcome;
 
     /**
      * Creates the context of one call.
@@ -80,7 +81,7 @@ public final class CacheCallContext extends Observation.Context {
      * How the call ended.
      * @return the outcome, or {@code null} while the call runs
      */
-    public Outcome getOutcome() {
+    public @Nullable Outcome getOutcome() {
         return this.outcome;
     }
 

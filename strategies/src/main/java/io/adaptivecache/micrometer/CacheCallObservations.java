@@ -15,6 +15,7 @@ import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.management.CallInterceptor;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Makes each call of a template a Micrometer {@link Observation} ({@value DefaultCacheCallObservationConvention#NAME}),
@@ -29,7 +30,7 @@ import io.micrometer.observation.ObservationRegistry;
 public final class CacheCallObservations implements CallInterceptor {
 
     private final ObservationRegistry registry;
-    private final CacheCallObservationConvention convention;
+    private final @Nullable CacheCallObservationConvention convention;
 
     /**
      * Observes with the default convention.
@@ -44,14 +45,14 @@ public final class CacheCallObservations implements CallInterceptor {
      * @param registry the registry
      * @param convention names and tags the observations, or {@code null} for {@link DefaultCacheCallObservationConvention}
      */
-    public CacheCallObservations(ObservationRegistry registry, CacheCallObservationConvention convention) {
+    public CacheCallObservations(ObservationRegistry registry, @Nullable CacheCallObservationConvention convention) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.convention = convention;
     }
 
     @Override
-    public <T> CompletableFuture<T> intercept(CacheTemplateManagement template, CacheCommand command, boolean async,
-            boolean degradable, Supplier<CompletableFuture<T>> invocation) {
+    public <T extends @Nullable Object> CompletableFuture<T> intercept(CacheTemplateManagement template, CacheCommand command,
+            boolean async, boolean degradable, Supplier<CompletableFuture<T>> invocation) {
         CacheCallContext context = new CacheCallContext(template.name(), template.backendKind(), command,
                 template.activeStrategy().type(), async);
         Observation observation = CacheCallObservationDocumentation.CACHE_CALL.observation(this.convention,
@@ -68,7 +69,7 @@ public final class CacheCallObservations implements CallInterceptor {
     }
 
     private static void stop(Observation observation, CacheCallContext context, CacheCommand command, boolean degradable,
-            Object value, Throwable failure) {
+            @Nullable Object value, @Nullable Throwable failure) {
         if (failure == null) {
             context.setOutcome(missed(command, value) ? CacheCallContext.Outcome.MISS : CacheCallContext.Outcome.SUCCESS);
         }
@@ -80,7 +81,7 @@ public final class CacheCallObservations implements CallInterceptor {
         observation.stop();
     }
 
-    private static boolean missed(CacheCommand command, Object value) {
+    private static boolean missed(CacheCommand command, @Nullable Object value) {
         return switch (command) {
             case GET, GETS -> value == null;
             case GET_ALL -> value instanceof Map<?, ?> found && found.isEmpty();

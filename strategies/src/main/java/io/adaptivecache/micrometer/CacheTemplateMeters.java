@@ -22,6 +22,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A template's Micrometer meters, all tagged {@code backend} and {@code template}:
@@ -49,7 +50,8 @@ public final class CacheTemplateMeters implements CallObserver {
     private final CacheTemplateManagement template;
     private final MeterRegistry registry;
     private final Tags tags;
-    private final AtomicReferenceArray<Timer> timers = new AtomicReferenceArray<>(STRATEGIES.length * COMMANDS.length * OUTCOMES.length);
+    private final AtomicReferenceArray<@Nullable Timer> timers =
+            new AtomicReferenceArray<>(STRATEGIES.length * COMMANDS.length * OUTCOMES.length);
 
     private CacheTemplateMeters(CacheTemplateManagement template, MeterRegistry registry) {
         this.template = template;
@@ -65,7 +67,7 @@ public final class CacheTemplateMeters implements CallObserver {
      * @return the meters, whose {@link #onSwitch} counts switches
      */
     public static CacheTemplateMeters bind(CacheTemplateManagement template, MeterRegistry registry,
-            Supplier<Decision> lastDecision) {
+            Supplier<@Nullable Decision> lastDecision) {
         CacheTemplateMeters meters = new CacheTemplateMeters(template, registry);
         meters.registerGauges(lastDecision);
         template.nodeSensors().ifPresent(nodes -> nodes.onNewNode(meters::registerNode));
@@ -73,7 +75,7 @@ public final class CacheTemplateMeters implements CallObserver {
         return meters;
     }
 
-    private void registerGauges(Supplier<Decision> lastDecision) {
+    private void registerGauges(Supplier<@Nullable Decision> lastDecision) {
         Gauge.builder("adaptive.cache.connections.open", this.template, t -> t.isRunning() ? t.openConnections() : 0)
                 .tags(this.tags).description("Connections the template has open").register(this.registry);
         Gauge.builder("adaptive.cache.calls.inflight", this.template, t -> t.isRunning() ? t.strategyStats().inFlight() : 0)

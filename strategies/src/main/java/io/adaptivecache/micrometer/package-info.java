@@ -3,4 +3,7 @@
  * ({@link io.adaptivecache.micrometer.CacheCallObservations}); used only when micrometer-core
  * is on the classpath.
  */
+@NullMarked
 package io.adaptivecache.micrometer;
+
+import org.jspecify.annotations.NullMarked;

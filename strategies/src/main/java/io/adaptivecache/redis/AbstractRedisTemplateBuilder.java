@@ -16,6 +16,7 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings every Lettuce-based template shares, whether it talks to one server
@@ -40,15 +41,16 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     private int requestQueueSize = 8192;
     private int maxKeyBytes = 16 * 1024;
     private int maxValueBytes = 512 * 1024 * 1024;
-    private ClientResources resources;
-    private HashedWheelTimer ownedTimer;
+    // The application's shared resources, if it gave some; otherwise this builder creates (and owns) them.
+    private @Nullable ClientResources resources;
+    private @Nullable HashedWheelTimer ownedTimer;
     private Duration maxReconnectDelay = Duration.ofSeconds(2);
     private RedisTransport transport = RedisTransport.AUTO;
     private Consumer<ClientResources.Builder> resourcesCustomizer = resources -> {
     };
     private Consumer<ClientOptions.Builder> optionsCustomizer = options -> {
     };
-    private String credentialsSource;
+    private @Nullable String credentialsSource;
 
     /**
      * Creates a builder.

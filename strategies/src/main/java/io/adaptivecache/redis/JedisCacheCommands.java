@@ -18,6 +18,7 @@ import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.backend.CacheCommands;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -34,19 +35,19 @@ import redis.clients.jedis.params.SetParams;
 final class JedisCacheCommands implements CacheCommands<Jedis> {
 
     private final String address;
-    private final RedisAuthentication authentication;
+    private final @Nullable RedisAuthentication authentication;
 
     JedisCacheCommands(String address) {
         this(address, null);
     }
 
-    JedisCacheCommands(String address, RedisAuthentication authentication) {
+    JedisCacheCommands(String address, @Nullable RedisAuthentication authentication) {
         this.address = address;
         this.authentication = authentication;
     }
 
     @Override
-    public CompletionStage<byte[]> get(Jedis jedis, String key) {
+    public CompletionStage<byte @Nullable []> get(Jedis jedis, String key) {
         return call(() -> jedis.get(bytes(key)));
     }
 
@@ -99,7 +100,7 @@ final class JedisCacheCommands implements CacheCommands<Jedis> {
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(Jedis jedis, String key) {
+    public CompletionStage<@Nullable CasValue<byte[]>> gets(Jedis jedis, String key) {
         return call(() -> {
             byte[] value = jedis.get(bytes(key));
             return value == null ? null : new CasValue<>(value, CasToken.ofDigest("redis", key, RedisScript.sha1Hex(value)));
@@ -144,7 +145,7 @@ final class JedisCacheCommands implements CacheCommands<Jedis> {
         }
     }
 
-    private <T> CompletionStage<T> call(Supplier<T> command) {
+    private <T extends @Nullable Object> CompletionStage<T> call(Supplier<T> command) {
         try {
             return CompletableFuture.completedFuture(command.get());
         }

@@ -9,6 +9,7 @@ import io.adaptivecache.strategy.ConnectionFactory;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -32,9 +33,10 @@ final class JedisConnections implements ConnectionFactory<Jedis> {
     private final HostAndPort address;
     private final JedisClientConfig config;
     private final String description;
-    private RedisAuthentication authentication;
+    private @Nullable RedisAuthentication authentication;
 
-    JedisConnections(RedisURI uri, Duration connectTimeout, Duration commandTimeout, String description, SSLContext sslContext) {
+    JedisConnections(RedisURI uri, Duration connectTimeout, Duration commandTimeout, String description,
+            @Nullable SSLContext sslContext) {
         this.address = new HostAndPort(uri.getHost(), uri.getPort());
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis((int) connectTimeout.toMillis()).socketTimeoutMillis((int) commandTimeout.toMillis())

@@ -9,6 +9,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.event.EventBus;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.event.connection.ReconnectFailedEvent;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
 /**
@@ -20,13 +21,13 @@ import reactor.core.Disposable;
 final class RedisAuthentication {
 
     private final String address;
-    private final String user;
-    private final String credentialsSource;
-    private volatile String reconnectRefusal;
-    private volatile Throwable reconnectFailure;
-    private volatile Disposable subscription;
+    private final @Nullable String user;
+    private final @Nullable String credentialsSource;
+    private volatile @Nullable String reconnectRefusal;
+    private volatile @Nullable Throwable reconnectFailure;
+    private volatile @Nullable Disposable subscription;
 
-    RedisAuthentication(String address, RedisURI uri, String credentialsSource) {
+    RedisAuthentication(String address, RedisURI uri, @Nullable String credentialsSource) {
         this.address = address;
         this.user = user(uri);
         this.credentialsSource = credentialsSource;
@@ -36,7 +37,7 @@ final class RedisAuthentication {
      * The server's words if a failure (or one of its causes) is a refusal of credentials.
      * @return for example {@code WRONGPASS invalid username-password pair or user is disabled.}; {@code null} otherwise
      */
-    static String refusal(Throwable failure) {
+    static @Nullable String refusal(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             String message = cause.getMessage();
             if (message != null && isRefusal(message)) {
@@ -63,7 +64,7 @@ final class RedisAuthentication {
      * @param when what was being done, such as "when connecting" or "when reconnecting"; empty if a command
      * @param cause the client library's exception
      */
-    CacheAuthenticationException refused(String reason, String when, Throwable cause) {
+    CacheAuthenticationException refused(String reason, String when, @Nullable Throwable cause) {
         String user = this.user == null ? "the default user" : "user '" + this.user + "'";
         String check = this.credentialsSource != null ? "; check " + this.credentialsSource
                 : "; check the user name and password the template was given";
@@ -75,7 +76,7 @@ final class RedisAuthentication {
      * The refusal of the last failed reconnect, while no connection has been activated since.
      * @return the exception to report instead of "not connected", or {@code null}
      */
-    CacheAuthenticationException lastReconnectRefusal() {
+    @Nullable CacheAuthenticationException lastReconnectRefusal() {
         String reason = this.reconnectRefusal;
         return reason == null ? null : refused(reason, "when reconnecting", this.reconnectFailure);
     }
@@ -107,7 +108,7 @@ final class RedisAuthentication {
         }
     }
 
-    private static String user(RedisURI uri) {
+    private static @Nullable String user(RedisURI uri) {
         RedisCredentialsProvider provider = uri.getCredentialsProvider();
         if (provider == null) {
             return null;

@@ -21,6 +21,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cache commands on one Lettuce connection, to one server or to a cluster; the scripts and
@@ -64,7 +65,7 @@ final class RedisCacheCommands<C> implements CacheCommands<C> {
     }
 
     @Override
-    public CompletionStage<byte[]> get(C connection, String key) {
+    public CompletionStage<byte @Nullable []> get(C connection, String key) {
         return commands(connection).get(key);
     }
 
@@ -149,7 +150,7 @@ final class RedisCacheCommands<C> implements CacheCommands<C> {
     }
 
     @Override
-    public CompletionStage<CasValue<byte[]>> gets(C connection, String key) {
+    public CompletionStage<@Nullable CasValue<byte[]>> gets(C connection, String key) {
         return commands(connection).get(key)
                 .thenApply(value -> value == null ? null : new CasValue<>(value, CasToken.ofDigest("redis", key, RedisScript.sha1Hex(value))));
     }

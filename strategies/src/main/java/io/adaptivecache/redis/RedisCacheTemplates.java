@@ -8,6 +8,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds {@link io.adaptivecache.management.ManagedCacheTemplate}s over Redis: a
@@ -44,7 +45,7 @@ public final class RedisCacheTemplates {
 
         private RedisURI uri = RedisURI.create("redis://127.0.0.1:6379");
         private RedisDriver pooledDriver = RedisDriver.LETTUCE;
-        private javax.net.ssl.SSLContext jedisSslContext;
+        private javax.net.ssl.@Nullable SSLContext jedisSslContext;
 
         private Builder() {
             super("redis");

@@ -19,6 +19,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.resource.ClientResources;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
 /**
@@ -87,7 +88,7 @@ public final class RedisClusterCacheTemplates {
         }
     }
 
-    private static RedisClusterNode find(java.util.List<RedisClusterNode> nodes, String id) {
+    private static @Nullable RedisClusterNode find(java.util.List<RedisClusterNode> nodes, String id) {
         for (RedisClusterNode node : nodes) {
             if (id.equals(node.getNodeId())) {
                 return node;
@@ -111,8 +112,9 @@ public final class RedisClusterCacheTemplates {
         private int maxRedirects = 5;
         private Duration topologyRefreshPeriod = Duration.ofSeconds(30);
         private boolean adaptiveTopologyRefresh = true;
-        private ReadFrom readFrom;
-        private NodeSensors nodeSensors;
+        // Unless set: reads go to the masters, and the template makes its own node sensors.
+        private @Nullable ReadFrom readFrom;
+        private @Nullable NodeSensors nodeSensors;
         private NodeBreaker.Settings nodeBreaker = NodeBreaker.Settings.DEFAULTS;
 
         private Builder() {

@@ -12,6 +12,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens Lettuce cluster connections with String keys and {@code byte[]} values, all from one
@@ -24,9 +25,9 @@ public final class RedisClusterConnections implements ConnectionFactory<Stateful
     private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
 
     private final RedisClusterClient client;
-    private final ReadFrom readFrom;
+    private final @Nullable ReadFrom readFrom;
     private final String description;
-    private RedisAuthentication authentication;
+    private @Nullable RedisAuthentication authentication;
 
     /**
      * Creates a factory.
@@ -34,7 +35,7 @@ public final class RedisClusterConnections implements ConnectionFactory<Stateful
      * @param seeds the nodes the client was created with, for messages
      * @param readFrom where reads go, or {@code null} for the masters
      */
-    public RedisClusterConnections(RedisClusterClient client, List<RedisURI> seeds, ReadFrom readFrom) {
+    public RedisClusterConnections(RedisClusterClient client, List<RedisURI> seeds, @Nullable ReadFrom readFrom) {
         this.client = client;
         this.readFrom = readFrom;
         this.description = (seeds.stream().anyMatch(RedisURI::isSsl) ? "rediss-cluster://" : "redis-cluster://")

@@ -17,6 +17,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Pings every master that serves slots, in parallel, each for at most the command timeout, on a
@@ -29,7 +30,8 @@ final class RedisClusterNodeProbe implements NodeProbe {
     private final RedisClusterClient client;
     private final NodeSensors sensors;
     private final Duration timeout;
-    private CompletableFuture<StatefulRedisClusterConnection<String, String>> connection;
+    // Opened on the first probe, again after it failed.
+    private @Nullable CompletableFuture<StatefulRedisClusterConnection<String, String>> connection;
 
     RedisClusterNodeProbe(RedisClusterClient client, NodeSensors sensors, Duration timeout) {
         this.client = client;

@@ -9,6 +9,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens a template's Lettuce connections, with String keys and {@code byte[]} values, all from
@@ -23,7 +24,7 @@ public final class RedisConnections implements ConnectionFactory<StatefulRedisCo
     private final RedisClient client;
     private final RedisURI uri;
     private final String description;
-    private RedisAuthentication authentication;
+    private @Nullable RedisAuthentication authentication;
 
     /**
      * Creates a factory.
@@ -53,7 +54,8 @@ public final class RedisConnections implements ConnectionFactory<StatefulRedisCo
     }
 
     /** A failure to connect: the server's refusal of the credentials when it was one, else a connection failure. */
-    static CacheConnectionException connectFailure(RedisAuthentication authentication, String what, RuntimeException failure) {
+    static CacheConnectionException connectFailure(@Nullable RedisAuthentication authentication, String what,
+            RuntimeException failure) {
         String refusal = authentication != null ? RedisAuthentication.refusal(failure) : null;
         if (refusal != null) {
             return authentication.refused(refusal, "when connecting", failure);

@@ -13,6 +13,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads Lettuce's exceptions as timeout, connection, authentication or server failures. On a
@@ -23,7 +24,7 @@ import io.lettuce.core.RedisException;
 final class RedisExceptionTranslator implements NodeExceptionTranslator {
 
     private final String address;
-    private final RedisAuthentication authentication;
+    private final @Nullable RedisAuthentication authentication;
     private final int requestQueueSize;
 
     RedisExceptionTranslator(String address) {
@@ -34,7 +35,7 @@ final class RedisExceptionTranslator implements NodeExceptionTranslator {
      * @param authentication reads refusals of the credentials, or {@code null}
      * @param requestQueueSize the bound of each connection's request queue, named when it is full; -1 if unknown
      */
-    RedisExceptionTranslator(String address, RedisAuthentication authentication, int requestQueueSize) {
+    RedisExceptionTranslator(String address, @Nullable RedisAuthentication authentication, int requestQueueSize) {
         this.address = address;
         this.authentication = authentication;
         this.requestQueueSize = requestQueueSize;

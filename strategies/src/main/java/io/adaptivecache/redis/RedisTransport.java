@@ -3,6 +3,7 @@ package io.adaptivecache.redis;
 import java.util.Locale;
 
 import io.lettuce.core.resource.Transports;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The network transport Lettuce's event loops use: Java NIO, or Netty's native epoll or io_uring
@@ -33,9 +34,10 @@ public enum RedisTransport {
     private static final String KQUEUE_PROPERTY = "io.lettuce.core.kqueue";
 
     private final String label;
-    private final String nettyProbe;
+    // The Netty class that says whether a native transport works here; null for those that always do.
+    private final @Nullable String nettyProbe;
 
-    RedisTransport(String label, String nettyProbe) {
+    RedisTransport(String label, @Nullable String nettyProbe) {
         this.label = label;
         this.nettyProbe = nettyProbe;
     }
@@ -76,7 +78,7 @@ public enum RedisTransport {
      * Why the transport cannot be used here.
      * @return the reason, or {@code null} if it can
      */
-    public String unavailability() {
+    public @Nullable String unavailability() {
         if (this.nettyProbe == null) {
             return null;
         }

@@ -7,4 +7,7 @@
  * {@link io.adaptivecache.redis.RedisCacheTemplates#builder()} or
  * {@link io.adaptivecache.redis.RedisClusterCacheTemplates#builder()}.
  */
+@NullMarked
 package io.adaptivecache.redis;
+
+import org.jspecify.annotations.NullMarked;

@@ -7,6 +7,7 @@ import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Stands between a template's callers and its connections: may refuse a call (an open circuit,
@@ -19,8 +20,8 @@ public interface CallGuard extends AutoCloseable {
     CallGuard NONE = new CallGuard() {
 
         @Override
-        public <T> CompletableFuture<T> call(CacheCommand command, Supplier<CompletableFuture<T>> attempt,
-                CallObserver rejections) {
+        public <T extends @Nullable Object> CompletableFuture<T> call(CacheCommand command,
+                Supplier<CompletableFuture<T>> attempt, CallObserver rejections) {
             return attempt.get();
         }
 
@@ -43,7 +44,8 @@ public interface CallGuard extends AutoCloseable {
      * @return the call's result, or a future failed with {@link CacheRejectedException} if the
      *     call was not attempted
      */
-    <T> CompletableFuture<T> call(CacheCommand command, Supplier<CompletableFuture<T>> attempt, CallObserver rejections);
+    <T extends @Nullable Object> CompletableFuture<T> call(CacheCommand command, Supplier<CompletableFuture<T>> attempt,
+            CallObserver rejections);
 
     /**
      * What the guard looks like now, for health and the Actuator endpoint.

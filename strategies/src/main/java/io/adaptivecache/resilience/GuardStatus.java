@@ -1,5 +1,7 @@
 package io.adaptivecache.resilience;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A snapshot of a {@link CallGuard}, free of any library's types.
  *
@@ -11,7 +13,7 @@ package io.adaptivecache.resilience;
  * @param retry whether reads are retried
  * @param bulkheadAvailable free bulkhead permits, or -1 without a bulkhead
  */
-public record GuardStatus(String circuitBreaker, String circuitState, float failureRate, float slowCallRate,
+public record GuardStatus(@Nullable String circuitBreaker, @Nullable String circuitState, float failureRate, float slowCallRate,
         long notPermittedCalls, boolean retry, int bulkheadAvailable) {
 
     /** The status of {@link CallGuard#NONE}. */

@@ -23,6 +23,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link CallGuard} on Resilience4j: a circuit breaker (always), a retry for reads and a
@@ -41,13 +42,14 @@ import io.github.resilience4j.retry.RetryConfig;
 public final class Resilience4jCallGuard implements CallGuard {
 
     private final CircuitBreaker circuitBreaker;
-    private final Retry readRetry;
-    private final Bulkhead bulkhead;
-    private final ScheduledExecutorService retryScheduler;
+    private final @Nullable Retry readRetry;
+    private final @Nullable Bulkhead bulkhead;
+    // Only with a read retry, which waits on it.
+    private final @Nullable ScheduledExecutorService retryScheduler;
     /** The last failure the breaker counted, the cause of its refusals (written on failures only, off the success path). */
-    private volatile Throwable lastServerFailure;
+    private volatile @Nullable Throwable lastServerFailure;
 
-    private Resilience4jCallGuard(CircuitBreaker circuitBreaker, Retry readRetry, Bulkhead bulkhead) {
+    private Resilience4jCallGuard(CircuitBreaker circuitBreaker, @Nullable Retry readRetry, @Nullable Bulkhead bulkhead) {
         this.circuitBreaker = Objects.requireNonNull(circuitBreaker, "circuitBreaker");
         this.readRetry = readRetry;
         this.bulkhead = bulkhead;
@@ -61,7 +63,8 @@ public final class Resilience4jCallGuard implements CallGuard {
      * @param bulkhead caps concurrent calls; {@code null} for none
      * @return the guard
      */
-    public static Resilience4jCallGuard of(CircuitBreaker circuitBreaker, Retry readRetry, Bulkhead bulkhead) {
+    public static Resilience4jCallGuard of(CircuitBreaker circuitBreaker, @Nullable Retry readRetry,
+            @Nullable Bulkhead bulkhead) {
         return new Resilience4jCallGuard(circuitBreaker, readRetry, bulkhead);
     }
 
@@ -149,7 +152,8 @@ public final class Resilience4jCallGuard implements CallGuard {
     }
 
     @Override
-    public <T> CompletableFuture<T> call(CacheCommand command, Supplier<CompletableFuture<T>> attempt, CallObserver rejections) {
+    public <T extends @Nullable Object> CompletableFuture<T> call(CacheCommand command, Supplier<CompletableFuture<T>> attempt,
+            CallObserver rejections) {
         Retry retry = this.readRetry;
         if (retry == null || !isRead(command)) {
             return attempt(command, attempt, rejections);
@@ -162,8 +166,8 @@ public final class Resilience4jCallGuard implements CallGuard {
         return command == CacheCommand.GET || command == CacheCommand.GET_ALL || command == CacheCommand.GETS;
     }
 
-    private <T> CompletableFuture<T> attempt(CacheCommand command, Supplier<CompletableFuture<T>> attempt,
-            CallObserver rejections) {
+    private <T extends @Nullable Object> CompletableFuture<T> attempt(CacheCommand command,
+            Supplier<CompletableFuture<T>> attempt, CallObserver rejections) {
         CircuitBreaker breaker = this.circuitBreaker;
         // The state before asking as well as after: a refusal comes from OPEN, HALF_OPEN or FORCED_OPEN, and the breaker may
         // have moved on (even to CLOSED) by the time the message is written; it must name a state that refuses.
@@ -239,7 +243,7 @@ public final class Resilience4jCallGuard implements CallGuard {
                 + "; the call was not attempted";
     }
 
-    private void complete(Bulkhead permits, CircuitBreaker breaker, long started, Throwable failure) {
+    private void complete(@Nullable Bulkhead permits, CircuitBreaker breaker, long started, @Nullable Throwable failure) {
         if (permits != null) {
             permits.onComplete();
         }

@@ -2,6 +2,8 @@ package io.adaptivecache.strategy;
 
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Decides which native connection serves each call. Implementations are thread-safe and
  * hot-path-aware: {@link #tryAcquire()} takes no lock it can avoid and allocates nothing for
@@ -61,7 +63,7 @@ public interface ConnectionStrategy<C> extends AutoCloseable {
      *     ask the strategy that replaced it)
      * @throws io.adaptivecache.CacheTimeoutException if no pooled connection became free in time
      */
-    ConnectionLease<C> tryAcquire();
+    @Nullable ConnectionLease<C> tryAcquire();
 
     /**
      * Stops handing out leases. Idempotent.

@@ -13,6 +13,7 @@ import org.apache.commons.pool2.PooledObject;
 import org.apache.commons.pool2.impl.DefaultPooledObject;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * POOLED: a commons-pool2 {@link GenericObjectPool} of connections, each used by one caller at
@@ -73,7 +74,7 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
     }
 
     @Override
-    public ConnectionLease<C> tryAcquire() {
+    public @Nullable ConnectionLease<C> tryAcquire() {
         inFlight.incrementAndGet();
         if (isRetired()) {
             releaseSlot();

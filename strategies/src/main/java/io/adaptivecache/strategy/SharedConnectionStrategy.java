@@ -3,6 +3,8 @@ package io.adaptivecache.strategy;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * SHARED(N): N thread-safe connections used by every caller at once, one picked per call by a
  * {@link ConnectionSelector}. SINGLE is N = 1. Each connection counts the calls in flight on it,
@@ -37,7 +39,7 @@ final class SharedConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
     }
 
     @Override
-    public ConnectionLease<C> tryAcquire() {
+    public @Nullable ConnectionLease<C> tryAcquire() {
         Entry<C>[] all = entries;
         Entry<C> entry = all.length == 1 ? all[0] : all[selector.select(all.length, inFlightOf)];
         entry.inFlight.incrementAndGet();

@@ -2,6 +2,8 @@ package io.adaptivecache.strategy;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What strategy to build: immutable, cheap to compare, and printable for logs and the
  * Actuator endpoint.
@@ -10,10 +12,11 @@ public final class StrategySpec {
 
     private final StrategyType type;
     private final int connections;
-    private final SelectorType selector;
-    private final PoolSettings pool;
+    // Exactly one of these is set: the selector for SINGLE and MULTI, the pool for POOLED.
+    private final @Nullable SelectorType selector;
+    private final @Nullable PoolSettings pool;
 
-    private StrategySpec(StrategyType type, int connections, SelectorType selector, PoolSettings pool) {
+    private StrategySpec(StrategyType type, int connections, @Nullable SelectorType selector, @Nullable PoolSettings pool) {
         this.type = type;
         this.connections = connections;
         this.selector = selector;
@@ -99,7 +102,7 @@ public final class StrategySpec {
     }
 
     @Override
-    public boolean equals(Object other) {
+    public boolean equals(@Nullable Object other) {
         return other instanceof StrategySpec spec && spec.type == type && spec.connections == connections
                 && spec.selector == selector && Objects.equals(spec.pool, pool);
     }

@@ -17,6 +17,7 @@ import io.adaptivecache.CacheException;
 import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,8 +55,10 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     private final CallObserver observer;
     private final ReentrantLock switchLock = new ReentrantLock();
     private final Object laneLock = new Object();
-    private volatile ConnectionStrategy<C> active;
-    private volatile ConnectionStrategy<C> asyncLane;
+    // null until started; then never null again (close keeps the last one to report on).
+    private volatile @Nullable ConnectionStrategy<C> active;
+    // null unless the live strategy blocks its caller.
+    private volatile @Nullable ConnectionStrategy<C> asyncLane;
     private volatile long retiredBorrows;
     private volatile long retiredBorrowWaitNanos;
     private volatile boolean closed;
@@ -212,7 +215,8 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @param <T> the result type
      * @return the command's result
      */
-    public <T> CompletableFuture<T> execute(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation) {
+    public <T extends @Nullable Object> CompletableFuture<T> execute(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation) {
         return run(command, operation, true, null);
     }
 
@@ -223,12 +227,12 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * lambda per call.
      * @param command which command, for the observer
      * @param operation issues the command on the connection; must not block
-     * @param onResult told of each successful result, {@code null} included
+     * @param onResult told of each successful result, {@code null} included; {@code null} to tell no one
      * @param <T> the result type
      * @return the command's result
      */
-    public <T> CompletableFuture<T> execute(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            Consumer<? super T> onResult) {
+    public <T extends @Nullable Object> CompletableFuture<T> execute(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, @Nullable Consumer<? super T> onResult) {
         return run(command, operation, true, onResult);
     }
 
@@ -241,7 +245,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @param <T> the result type
      * @return the command's result
      */
-    public <T> CompletableFuture<T> executeAsync(CacheCommand command,
+    public <T extends @Nullable Object> CompletableFuture<T> executeAsync(CacheCommand command,
             Function<? super C, ? extends CompletionStage<T>> operation) {
         return run(command, operation, false, null);
     }
@@ -251,17 +255,18 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * of a successful call, as {@link #execute(CacheCommand, Function, Consumer)} does.
      * @param command which command, for the observer
      * @param operation issues the command on the connection; must not block
-     * @param onResult told of each successful result, {@code null} included
+     * @param onResult told of each successful result, {@code null} included; {@code null} to tell no one
      * @param <T> the result type
      * @return the command's result
      */
-    public <T> CompletableFuture<T> executeAsync(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, Consumer<? super T> onResult) {
+    public <T extends @Nullable Object> CompletableFuture<T> executeAsync(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, @Nullable Consumer<? super T> onResult) {
         return run(command, operation, false, onResult);
     }
 
-    private <T> CompletableFuture<T> run(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            boolean callerMayBlock, Consumer<? super T> onResult) {
+    private <T extends @Nullable Object> CompletableFuture<T> run(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, boolean callerMayBlock,
+            @Nullable Consumer<? super T> onResult) {
         long started = System.nanoTime();
         ConnectionLease<C> lease;
         try {
@@ -293,7 +298,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
         });
     }
 
-    private <T> CompletableFuture<T> failed(CacheCommand command, long started, CacheException failure) {
+    private <T extends @Nullable Object> CompletableFuture<T> failed(CacheCommand command, long started, CacheException failure) {
         this.observer.onCall(command, CallOutcome.of(failure), System.nanoTime() - started);
         return CompletableFuture.failedFuture(failure);
     }
@@ -326,7 +331,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     }
 
     /** The async lane while the live strategy blocks; {@code null} otherwise (the caller then re-reads the live strategy). */
-    private ConnectionStrategy<C> lane() {
+    private @Nullable ConnectionStrategy<C> lane() {
         return asyncLane;
     }
 

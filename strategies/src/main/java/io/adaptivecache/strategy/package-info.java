@@ -7,4 +7,7 @@
  * <p>A backend implements {@link io.adaptivecache.strategy.ConnectionFactory} once; every
  * strategy works with it.
  */
+@NullMarked
 package io.adaptivecache.strategy;
+
+import org.jspecify.annotations.NullMarked;

@@ -14,6 +14,7 @@ import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The synchronous forms, each waiting on its asynchronous form, so that implementations write
@@ -25,7 +26,7 @@ abstract class AbstractCacheOperations<V> implements CacheOperations<V> {
     /** Longest a synchronous call waits for its reply, in nanoseconds. */
     abstract long awaitNanos();
 
-    final <T> T await(CompletableFuture<T> future) {
+    final <T extends @Nullable Object> T await(CompletableFuture<T> future) {
         try {
             return future.get(awaitNanos(), TimeUnit.NANOSECONDS);
         }
@@ -49,7 +50,7 @@ abstract class AbstractCacheOperations<V> implements CacheOperations<V> {
     }
 
     @Override
-    public V get(String key) {
+    public @Nullable V get(String key) {
         return await(getAsync(key));
     }
 
@@ -79,7 +80,7 @@ abstract class AbstractCacheOperations<V> implements CacheOperations<V> {
     }
 
     @Override
-    public CasValue<V> gets(String key) {
+    public @Nullable CasValue<V> gets(String key) {
         return await(getsAsync(key));
     }
 

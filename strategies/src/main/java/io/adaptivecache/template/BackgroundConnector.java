@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.adaptivecache.management.PendingConnection;
 import io.adaptivecache.strategy.SwappableConnectionStrategy;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +39,7 @@ final class BackgroundConnector implements AutoCloseable {
     private final long startedNanos = System.nanoTime();
     private long delayNanos = FIRST_DELAY.toNanos();
     private volatile PendingConnection status;
-    private volatile Thread thread;
+    private volatile @Nullable Thread thread;
 
     BackgroundConnector(String name, SwappableConnectionStrategy<?> connections, String server, RuntimeException firstFailure) {
         this.name = name;

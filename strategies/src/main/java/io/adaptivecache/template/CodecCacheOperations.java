@@ -13,6 +13,7 @@ import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
+import org.jspecify.annotations.Nullable;
 
 /** A typed view of a template: encodes before the call, decodes after it. */
 final class CodecCacheOperations<T> extends AbstractCacheOperations<T> {
@@ -41,12 +42,12 @@ final class CodecCacheOperations<T> extends AbstractCacheOperations<T> {
         return bytes;
     }
 
-    private T decode(byte[] bytes) {
+    private @Nullable T decode(byte @Nullable [] bytes) {
         return bytes == null ? null : codec.decode(bytes);
     }
 
     @Override
-    public CompletableFuture<T> getAsync(String key) {
+    public CompletableFuture<@Nullable T> getAsync(String key) {
         return template.getAsync(key).thenApply(this::decode);
     }
 
@@ -80,7 +81,7 @@ final class CodecCacheOperations<T> extends AbstractCacheOperations<T> {
     }
 
     @Override
-    public CompletableFuture<CasValue<T>> getsAsync(String key) {
+    public CompletableFuture<@Nullable CasValue<T>> getsAsync(String key) {
         return template.getsAsync(key).thenApply(raw -> raw == null ? null : raw.withValue(codec.decode(raw.value())));
     }
 
@@ -107,7 +108,7 @@ final class CodecCacheOperations<T> extends AbstractCacheOperations<T> {
     // The synchronous forms call the template's synchronous forms, so that they too may be served by a blocking pool.
 
     @Override
-    public T get(String key) {
+    public @Nullable T get(String key) {
         return decode(template.get(key));
     }
 
@@ -140,7 +141,7 @@ final class CodecCacheOperations<T> extends AbstractCacheOperations<T> {
     }
 
     @Override
-    public CasValue<T> gets(String key) {
+    public @Nullable CasValue<T> gets(String key) {
         CasValue<byte[]> raw = template.gets(key);
         return raw == null ? null : raw.withValue(codec.decode(raw.value()));
     }

@@ -42,6 +42,7 @@ import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import io.adaptivecache.strategy.SwappableConnectionStrategy;
 import io.adaptivecache.strategy.SwitchReport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link ManagedCacheTemplate} of every backend, built by {@link AbstractCacheTemplateBuilder}
@@ -79,16 +80,16 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     private final LongAdder degradedReads = new LongAdder();
     private final LongAdder skippedWrites = new LongAdder();
     // null unless configured: the default path reads this once per call and goes on as before.
-    private volatile CallInterceptor interceptor;
+    private volatile @Nullable CallInterceptor interceptor;
     // Set when the template started without its server (DEGRADE); read by health and the endpoint, never per call.
-    private volatile BackgroundConnector connector;
+    private volatile @Nullable BackgroundConnector connector;
     // What reads found, counted into the window's value bytes: built once, so a read allocates nothing more for them.
-    private final Consumer<byte[]> valueRead = value -> {
+    private final Consumer<byte @Nullable []> valueRead = value -> {
         if (value != null) {
             sensors.onValueBytes(value.length);
         }
     };
-    private final Consumer<CasValue<byte[]>> casValueRead = value -> {
+    private final Consumer<@Nullable CasValue<byte[]>> casValueRead = value -> {
         if (value != null) {
             sensors.onValueBytes(value.value().length);
         }
@@ -248,7 +249,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     }
 
     @Override
-    public void interceptCallsWith(CallInterceptor interceptor) {
+    public void interceptCallsWith(@Nullable CallInterceptor interceptor) {
         this.interceptor = interceptor;
     }
 
@@ -308,16 +309,16 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     // blocks, its calls take the async lane of shared connections.
 
     @Override
-    public CompletableFuture<byte[]> getAsync(String key) {
+    public CompletableFuture<byte @Nullable []> getAsync(String key) {
         return get(key, ASYNC);
     }
 
     @Override
-    public byte[] get(String key) {
+    public byte @Nullable [] get(String key) {
         return await(get(key, SYNC));
     }
 
-    private CompletableFuture<byte[]> get(String key, boolean async) {
+    private CompletableFuture<byte @Nullable []> get(String key, boolean async) {
         rules.checkKey(key);
         return read(CacheCommand.GET, connection -> commands.get(connection, key), valueRead, null, async);
     }
@@ -416,16 +417,16 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     }
 
     @Override
-    public CompletableFuture<CasValue<byte[]>> getsAsync(String key) {
+    public CompletableFuture<@Nullable CasValue<byte[]>> getsAsync(String key) {
         return gets(key, ASYNC);
     }
 
     @Override
-    public CasValue<byte[]> gets(String key) {
+    public @Nullable CasValue<byte[]> gets(String key) {
         return await(gets(key, SYNC));
     }
 
-    private CompletableFuture<CasValue<byte[]>> gets(String key, boolean async) {
+    private CompletableFuture<@Nullable CasValue<byte[]>> gets(String key, boolean async) {
         rules.checkKey(key);
         return read(CacheCommand.GETS, connection -> commands.gets(connection, key), casValueRead, null, async);
     }
@@ -495,14 +496,14 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
         return write(CacheCommand.TOUCH, connection -> commands.touch(connection, key, ttl), Boolean.FALSE, async);
     }
 
-    private <T> CompletableFuture<T> guarded(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            boolean async) {
+    private <T extends @Nullable Object> CompletableFuture<T> guarded(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, boolean async) {
         return guarded(command, operation, null, async);
     }
 
     /** {@code onResult} is told of each successful result (see {@link SwappableConnectionStrategy#execute}). */
-    private <T> CompletableFuture<T> guarded(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            Consumer<? super T> onResult, boolean async) {
+    private <T extends @Nullable Object> CompletableFuture<T> guarded(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, @Nullable Consumer<? super T> onResult, boolean async) {
         CallInterceptor interceptor = this.interceptor;
         if (interceptor == null) {
             return unintercepted(command, operation, onResult, async);
@@ -513,8 +514,8 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
         return interceptor.intercept(this, command, async, degradable, () -> unintercepted(command, operation, onResult, async));
     }
 
-    private <T> CompletableFuture<T> unintercepted(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            Consumer<? super T> onResult, boolean async) {
+    private <T extends @Nullable Object> CompletableFuture<T> unintercepted(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, @Nullable Consumer<? super T> onResult, boolean async) {
         // Not connected yet: the call fails at once without asking the guard, so that the breaker learns only of the server's
         // own failures and a template that has just connected is not kept waiting by a breaker opened meanwhile.
         if (guard == CallGuard.NONE || !connections.isConnected()) {
@@ -524,21 +525,21 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
                 : () -> connections.execute(command, operation, onResult), sensors);
     }
 
-    private <T> CompletableFuture<T> read(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            Consumer<? super T> onResult, T miss, boolean async) {
+    private <T extends @Nullable Object> CompletableFuture<T> read(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, Consumer<? super T> onResult, T miss, boolean async) {
         CompletableFuture<T> result = guarded(command, operation, onResult, async);
         return failureMode == CacheFailureMode.FAIL_FAST ? result
                 : result.exceptionally(failure -> degrade(failure, degradedReads, miss));
     }
 
-    private <T> CompletableFuture<T> write(CacheCommand command, Function<? super C, ? extends CompletionStage<T>> operation,
-            T skipped, boolean async) {
+    private <T extends @Nullable Object> CompletableFuture<T> write(CacheCommand command,
+            Function<? super C, ? extends CompletionStage<T>> operation, T skipped, boolean async) {
         CompletableFuture<T> result = guarded(command, operation, async);
         return failureMode == CacheFailureMode.FAIL_FAST ? result
                 : result.exceptionally(failure -> degrade(failure, skippedWrites, skipped));
     }
 
-    private static <T> T degrade(Throwable failure, LongAdder counter, T fallback) {
+    private static <T extends @Nullable Object> T degrade(Throwable failure, LongAdder counter, T fallback) {
         Throwable cause = failure;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();

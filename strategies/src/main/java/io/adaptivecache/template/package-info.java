@@ -5,4 +5,7 @@
  * {@link io.adaptivecache.management.ManagedCacheTemplate}, and nothing outside this package
  * depends on the class behind it.
  */
+@NullMarked
 package io.adaptivecache.template;
+
+import org.jspecify.annotations.NullMarked;

@@ -59,7 +59,7 @@ final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>,
     }
 
     /** The builder a backend of its own would have: only the backend to build is its own. */
-    private static final class TemplateBuilder extends AbstractCacheTemplateBuilder<TemplateBuilder, Connection> {
+    private static final class TemplateBuilder extends AbstractCacheTemplateBuilder<TemplateBuilder> {
 
         private final InMemoryBackend backend;
 

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import io.adaptivecache.CacheTemplate;
+import org.jspecify.annotations.Nullable;
 import org.springframework.cache.support.AbstractValueAdaptingCache;
 import org.springframework.cache.support.NullValue;
 
@@ -89,7 +90,7 @@ public class AdaptiveCache extends AbstractValueAdaptingCache {
     }
 
     @Override
-    protected Object lookup(Object key) {
+    protected @Nullable Object lookup(Object key) {
         try {
             byte[] stored = this.template.get(storeKey(key));
             return stored == null ? null : decode(stored);
@@ -102,7 +103,7 @@ public class AdaptiveCache extends AbstractValueAdaptingCache {
 
     @Override
     @SuppressWarnings("unchecked")
-    public <T> T get(Object key, Callable<T> valueLoader) {
+    public <T> @Nullable T get(Object key, Callable<T> valueLoader) {
         ValueWrapper cached = get(key);
         if (cached != null) {
             return (T) cached.get();
@@ -153,7 +154,7 @@ public class AdaptiveCache extends AbstractValueAdaptingCache {
     }
 
     @Override
-    public void put(Object key, Object value) {
+    public void put(Object key, @Nullable Object value) {
         try {
             this.template.set(storeKey(key), encode(toStoreValue(value)), this.ttl);
         }
@@ -163,7 +164,7 @@ public class AdaptiveCache extends AbstractValueAdaptingCache {
     }
 
     @Override
-    public ValueWrapper putIfAbsent(Object key, Object value) {
+    public @Nullable ValueWrapper putIfAbsent(Object key, @Nullable Object value) {
         try {
             String storeKey = storeKey(key);
             if (this.template.add(storeKey, encode(toStoreValue(value)), this.ttl)) {
