@@ -4,6 +4,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
@@ -62,26 +69,29 @@ class AdaptiveCacheConnectionFailureTests {
         acl.command("ACL", "SETUSER", "alice", "on", "resetpass", ">" + PASSWORD);
     }
 
-    // Jedis only here: after the other tests of this class, Lettuce's startup failure has twice come back as a bare
-    // "Unable to connect" with no WRONGPASS in its cause chain (it passes alone); that is an open defect, not a test
-    // problem. Lettuce's refused login at startup is proven on its own in RedisAuthenticationIntegrationTests.
     @ParameterizedTest
-    @ValueSource(strings = { "jedis" })
+    @ValueSource(strings = { "lettuce", "jedis" })
     void aWrongPasswordShouldFailStartupWithAnAnalysisQuotingTheServerNamingTheUserAndProperties(String driver,
             CapturedOutput output) {
         String wrong = "wrong-" + UUID.randomUUID();
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
         this.contextRunner.withPropertyValues("adaptive-cache.redis.host=127.0.0.1", "adaptive-cache.redis.port=" + acl.port(),
                 "adaptive-cache.redis.username=alice", "adaptive-cache.redis.password=" + wrong,
                 "adaptive-cache.redis.pooled-driver=" + driver, "adaptive-cache.redis.strategy.type=pooled").run(context -> {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = new CacheConnectionFailureAnalyzer().analyze(context.getStartupFailure());
                     assertThat(analysis).isNotNull();
-                    assertThat(analysis.getDescription()).contains("refused the credentials of user 'alice'").contains("WRONGPASS")
+                    // If this ever fails, the whole chain (causes and suppressed) says what the driver saw instead.
+                    assertThat(analysis.getDescription()).as(() -> "startup failure: " + chain(context.getStartupFailure()))
+                            .contains("refused the credentials of user 'alice'").contains("WRONGPASS")
                             .doesNotContain("Start the");
                     assertThat(analysis.getAction()).contains("adaptive-cache.redis.username and adaptive-cache.redis.password")
                             .doesNotContain("Start the");
                     assertThat(analysis.getDescription() + analysis.getAction()).doesNotContain(wrong);
                 });
+        // The failed start closed what it opened: no event loop or timer thread of its client outlives the context.
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(clientThreadsStartedSince(before)).isEmpty());
         assertThat(output.getAll()).doesNotContain(wrong);
     }
 
@@ -169,6 +179,32 @@ class AdaptiveCacheConnectionFailureTests {
                     assertThat(analysis.getAction()).contains("adaptive-cache.redis.cluster.nodes")
                             .doesNotContain("adaptive-cache.redis.url");
                 });
+    }
+
+    /** Lettuce's event loop and the template's timer threads alive now that were not in {@code before}. */
+    private static List<String> clientThreadsStartedSince(Set<Thread> before) {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).filter(thread -> !before.contains(thread))
+                .map(Thread::getName).filter(name -> name.startsWith("lettuce-") || name.startsWith("adaptive-cache-timeouts"))
+                .toList();
+    }
+
+    /** Every message of a failure, its causes and what each suppressed, one per line, to show what a driver reported. */
+    private static String chain(Throwable failure) {
+        StringBuilder chain = new StringBuilder();
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Throwable> pending = new ArrayDeque<>(List.of(failure));
+        while (!pending.isEmpty() && seen.size() < 50) {
+            Throwable next = pending.pop();
+            if (!seen.add(next)) {
+                continue;
+            }
+            chain.append(System.lineSeparator()).append("  ").append(next);
+            Arrays.stream(next.getSuppressed()).forEach(pending::push);
+            if (next.getCause() != null) {
+                pending.push(next.getCause());
+            }
+        }
+        return chain.toString();
     }
 
     /** A loopback port nobody listens on: bound to find it free, then released. */

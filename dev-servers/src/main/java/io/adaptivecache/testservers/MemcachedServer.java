@@ -132,6 +132,12 @@ public final class MemcachedServer extends ServerProcess {
         return exchange("version\r\n", reply -> reply.endsWith("\r\n")).startsWith("VERSION");
     }
 
+    @Override
+    protected long answeringPid() {
+        // With SASL every command needs authentication, so the server cannot be asked.
+        return saslUser != null ? -1 : Long.parseLong(stat("pid"));
+    }
+
     /** The server's {@code curr_connections}, less the admin connection used to ask. */
     public int currentConnections() {
         return Integer.parseInt(stat("curr_connections")) - 1;

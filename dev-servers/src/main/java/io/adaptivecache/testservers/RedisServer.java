@@ -105,9 +105,24 @@ public final class RedisServer extends ServerProcess {
         return exchange("PING\r\n", reply -> reply.endsWith("\r\n")).startsWith("+PONG");
     }
 
+    @Override
+    protected long answeringPid() throws IOException {
+        return Long.parseLong(field(exchange("INFO server\r\n", ServerProcess::isCompleteBulkReply), "process_id"));
+    }
+
     /** The server's {@code connected_clients}, less the admin connection used to ask. */
     public int connectedClients() {
         return Integer.parseInt(info("clients", "connected_clients")) - 1;
+    }
+
+    /** One field's value in an {@code INFO} reply. */
+    private static String field(String infoReply, String field) {
+        for (String line : infoReply.split("\r\n")) {
+            if (line.startsWith(field + ":")) {
+                return line.substring(field.length() + 1).trim();
+            }
+        }
+        throw new IllegalStateException("No " + field + " in INFO: " + infoReply);
     }
 
     /** The names (CLIENT SETNAME) of the connected clients that have one. */
@@ -132,13 +147,7 @@ public final class RedisServer extends ServerProcess {
     /** One field of {@code INFO section}. */
     public String info(String section, String field) {
         try {
-            String reply = exchange("INFO " + section + "\r\n", ServerProcess::isCompleteBulkReply);
-            for (String line : reply.split("\r\n")) {
-                if (line.startsWith(field + ":")) {
-                    return line.substring(field.length() + 1).trim();
-                }
-            }
-            throw new IllegalStateException("No " + field + " in INFO " + section + ": " + reply);
+            return field(exchange("INFO " + section + "\r\n", ServerProcess::isCompleteBulkReply), field);
         }
         catch (IOException ex) {
             throw new IllegalStateException("Cannot read INFO from " + address(), ex);

@@ -121,6 +121,7 @@ public abstract class ServerProcess implements AutoCloseable {
             }
             try {
                 if (answers()) {
+                    checkAnsweredByOwnProcess();
                     return;
                 }
             }
@@ -139,6 +140,33 @@ public abstract class ServerProcess implements AutoCloseable {
                 throw new IllegalStateException("Interrupted while waiting for " + binary + " on " + HOST + ":" + port, ex);
             }
         }
+    }
+
+    /**
+     * Refuses an answer from a server this object did not start. The port is chosen free and then
+     * released before the process binds it, so another process (another test JVM's server) can
+     * take it in between; ours then fails to bind and exits, but may still look alive at the first
+     * poll while the other one answers. Tests would then run against, and change, someone else's
+     * server. {@link #start()} tries again on another port.
+     */
+    private void checkAnsweredByOwnProcess() throws IOException {
+        if (process == null) {
+            return;
+        }
+        long answering = answeringPid();
+        if (answering >= 0 && answering != process.pid()) {
+            throw new IllegalStateException("%s:%d is served by another process (pid %d), not by the %s started here (pid %d)"
+                    .formatted(HOST, port, answering, binary, process.pid()));
+        }
+    }
+
+    /**
+     * The operating-system pid of the server answering on the port, if its protocol tells it.
+     * @return the pid, or -1 if the protocol does not say
+     * @throws IOException if the server cannot be asked
+     */
+    protected long answeringPid() throws IOException {
+        return -1;
     }
 
     /** The server-specific arguments that bind it to {@link #HOST} and the given port. */

@@ -61,6 +61,22 @@ public final class RedisClusterCacheTemplates {
     private RedisClusterCacheTemplates() {
     }
 
+    /**
+     * Whether a node listed by {@code CLUSTER NODES} is kept in the client's topology: every node
+     * but one the cluster has flagged as failed that serves no slot (a master whose replica took
+     * over, a dead replica). The cluster lists such a node until it comes back or is forgotten;
+     * kept, every cluster connection would hold a connection to it that reconnects (Lettuce logs a
+     * WARN for it every 5 s), and each failed reconnect would trigger a topology refresh that tries
+     * it again (another WARN, every 2 s) for as long as it stays down. Dropped, Lettuce closes those
+     * connections as stale. A failed node that still serves slots is kept: its keys have no other
+     * home, and its calls must keep failing as that node's.
+     * @param node a node as a topology refresh read it
+     * @return {@code false} for a failed node without slots
+     */
+    static boolean belongsInTopology(RedisClusterNode node) {
+        return !node.is(RedisClusterNode.NodeFlag.FAIL) || (node.getSlots() != null && !node.getSlots().isEmpty());
+    }
+
     /** Ends the outage of every node whose breaker is open and that serves no slot any more. */
     static void retireReplacedNodes(NodeSensors sensors, ClusterTopologyChangedEvent event) {
         for (NodeSensor sensor : sensors.sensors()) {
@@ -259,8 +275,8 @@ public final class RedisClusterCacheTemplates {
                 refresh.disableAllAdaptiveRefreshTriggers();
             }
             // The cluster settings first, so that a user's options customizer has the last word.
-            ClusterClientOptions.Builder options = configure(
-                    ClusterClientOptions.builder().maxRedirects(this.maxRedirects).topologyRefreshOptions(refresh.build()));
+            ClusterClientOptions.Builder options = configure(ClusterClientOptions.builder().maxRedirects(this.maxRedirects)
+                    .topologyRefreshOptions(refresh.build()).nodeFilter(RedisClusterCacheTemplates::belongsInTopology));
             ClientResources clientResources = clientResources();
             RedisClusterClient client = RedisClusterClient.create(clientResources, seeds);
             client.setOptions(options.build());
