@@ -183,7 +183,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
             current = null;
             tracked = null;
         }
-        if (stale != null) {
+        if (stale != null && stale.isOpen()) {
             stale.closeAsync();
         }
         StatefulRedisConnection<String, String> connection = null;
@@ -335,7 +335,9 @@ final class TrackingInvalidationSource implements InvalidationSource {
             logger.warn("Invalidations from {} may have been lost ({}); near caches read from the server until tracking is"
                     + " back", description, reason);
         }
-        connection.closeAsync();
+        if (connection.isOpen()) {
+            connection.closeAsync();
+        }
         scheduleReconnect();
     }
 

@@ -169,13 +169,13 @@ final class StalenessLoad {
             }
             reads.incrementAndGet();
             long version = value == null ? 0 : decode(value);
-            if (wipedSet && start >= strictFromNanos) {
-                if (version != 0 && version <= wiped[k]) {
+            if (wipedSet) {
+                if (start >= strictFromNanos && version != 0 && version <= wiped[k]) {
                     violation("read %s = %d at +%d ms after recovery: a value the server lost (lost up to %d)", keys[k], version,
                             TimeUnit.NANOSECONDS.toMillis(start - strictFromNanos), wiped[k]);
                 }
                 if (version == 0) {
-                    // After the loss, absent is the state the server restarted with.
+                    // After the loss, absent is the state the server restarted with, as new as the versions it lost.
                     version = wiped[k];
                 }
             }
