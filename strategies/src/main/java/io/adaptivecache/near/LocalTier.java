@@ -68,7 +68,9 @@ final class LocalTier implements InvalidationListener {
 
     LocalTier(NearCacheSettings settings, long timeToLiveNanos) {
         this.prefixes = KeyPrefixes.of(settings.keyPrefixes());
-        Caffeine<Object, Object> builder = Caffeine.newBuilder();
+        // Maintenance (eviction, expiry) on the calling threads, a little at a time: the bound holds at once, and the
+        // tier needs no pool of its own nor the common pool.
+        Caffeine<Object, Object> builder = Caffeine.newBuilder().executor(Runnable::run);
         if (settings.maximumWeightBytes() > 0) {
             builder.maximumWeight(settings.maximumWeightBytes());
         }
