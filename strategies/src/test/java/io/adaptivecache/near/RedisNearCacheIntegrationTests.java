@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** A near cache over Redis on one server, with two application instances A and B. */
@@ -174,5 +175,51 @@ class RedisNearCacheIntegrationTests {
         byte[] second = b.near().get(key);
         second[1] = 'y';
         assertThat(text(b.near().get(key))).isEqualTo("abc");
+    }
+
+    @Test
+    void aClusterTemplateIsRefusedWithTheReason() {
+        try (var cluster = io.adaptivecache.redis.RedisClusterCacheTemplates.builder().nodes("127.0.0.1:1").name("cluster").build()) {
+            assertThatThrownBy(() -> NearCacheTemplates.redis(cluster, b.invalidations(), NearCacheSettings.DEFAULTS))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("Redis Cluster")
+                    .hasMessageContaining("tracking connection to every master")
+                    .hasMessageContaining("stalenessBounded");
+        }
+    }
+
+    @Test
+    void aMemcachedTemplateIsRefusedWithTheReason() {
+        try (var memcached = io.adaptivecache.memcached.MemcachedCacheTemplates.builder().servers("127.0.0.1:1").build()) {
+            assertThatThrownBy(() -> NearCacheTemplates.redis(memcached, b.invalidations(), NearCacheSettings.DEFAULTS))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("sends no invalidations")
+                    .hasMessageContaining("stalenessBounded");
+        }
+    }
+
+    /**
+     * Why the invalidation source reconnects by itself: Lettuce's own reconnect restores a RESP3
+     * connection, but not its CLIENT TRACKING, so such a connection would look healthy and carry
+     * no invalidations.
+     */
+    @Test
+    void lettucesOwnReconnectDoesNotTurnTrackingBackOn() {
+        io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(redis.uri());
+        client.setOptions(io.lettuce.core.ClientOptions.builder().protocolVersion(io.lettuce.core.protocol.ProtocolVersion.RESP3)
+                .autoReconnect(true).build());
+        try (var connection = client.connect()) {
+            connection.sync().clientTracking(io.lettuce.core.TrackingArgs.Builder.enabled().bcast().prefixes("lettuce:"));
+            assertThat(connection.sync().clientTrackinginfo().getFlags()).contains(io.lettuce.core.TrackingInfo.TrackingFlag.BCAST);
+            Long before = connection.sync().clientId();
+            redis.server().command("CLIENT", "KILL", "ID", Long.toString(before));
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
+                    .until(() -> !before.equals(connection.sync().clientId()));
+            assertThat(connection.sync().clientTrackinginfo().getFlags()).contains(io.lettuce.core.TrackingInfo.TrackingFlag.OFF)
+                    .doesNotContain(io.lettuce.core.TrackingInfo.TrackingFlag.BCAST);
+        }
+        finally {
+            client.shutdown();
+        }
     }
 }
