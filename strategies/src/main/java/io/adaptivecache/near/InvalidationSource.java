@@ -17,7 +17,8 @@ public interface InvalidationSource extends AutoCloseable {
 
     /**
      * Starts delivering invalidations of keys under some prefixes to a listener. Until the
-     * server tracks them, the subscription is not {@linkplain InvalidationSubscription#isServing() serving}.
+     * server tracks them, the subscription is not {@linkplain InvalidationSubscription#isServing() serving};
+     * the Redis source waits briefly (up to twice its connect timeout) for that when it is connected.
      * @param keyPrefixes the prefixes; empty for every key (the server then reports every write)
      * @param listener told of invalidations
      * @return the subscription

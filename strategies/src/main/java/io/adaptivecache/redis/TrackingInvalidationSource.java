@@ -73,6 +73,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
     private KeyPrefixes tracked;
     private long reconnectDelayNanos = FIRST_RECONNECT_DELAY_NANOS;
     private boolean reconnectScheduled;
+    /** Whether a failed attempt was logged at WARN since the last session; only {@link #establish()} touches it. */
+    private boolean failureReported;
 
     private volatile boolean up;
     private volatile long session;
@@ -81,8 +83,6 @@ final class TrackingInvalidationSource implements InvalidationSource {
     private volatile boolean closed;
 
     private final AtomicLong sessions = new AtomicLong();
-    private final AtomicLong losses = new AtomicLong();
-    private volatile long lastHeartbeatRoundTripNanos;
 
     TrackingInvalidationSource(String name, RedisClient client, RedisURI uri, Runnable shutdown, Duration heartbeatInterval,
             Duration heartbeatTimeout, Duration maxReconnectDelay, Duration setupWait) {
@@ -152,21 +152,6 @@ final class TrackingInvalidationSource implements InvalidationSource {
     @Override
     public String describe() {
         return description;
-    }
-
-    /** Sessions established so far. */
-    long sessions() {
-        return sessions.get();
-    }
-
-    /** Sessions lost so far. */
-    long losses() {
-        return losses.get();
-    }
-
-    /** The last heartbeat's round trip: how long an invalidation sent now would queue behind what is on the way. */
-    Duration lastHeartbeatRoundTrip() {
-        return Duration.ofNanos(lastHeartbeatRoundTripNanos);
     }
 
     // ---- the session
@@ -241,6 +226,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
                 up = true;
                 reconnectDelayNanos = FIRST_RECONNECT_DELAY_NANOS;
             }
+            failureReported = false;
             long count = sessions.incrementAndGet();
             if (count > 1) {
                 logger.info("Invalidations from {} flow again (session {}); near caches serve again after a flush", description,
@@ -257,7 +243,15 @@ final class TrackingInvalidationSource implements InvalidationSource {
             if (connection != null) {
                 connection.closeAsync();
             }
-            logger.debug("Cannot track invalidations on {} yet: {}", description, ex.toString());
+            if (!failureReported) {
+                // Once per outage: a server without RESP3 (before Redis 6) or a user not allowed CLIENT TRACKING shows here.
+                failureReported = true;
+                logger.warn("Cannot track invalidations on {} ({}); near caches read from the server meanwhile, retrying",
+                        description, ex.toString());
+            }
+            else {
+                logger.debug("Cannot track invalidations on {} yet: {}", description, ex.toString());
+            }
             scheduleReconnect();
         }
     }
@@ -327,7 +321,6 @@ final class TrackingInvalidationSource implements InvalidationSource {
             currentLost = true;
             up = false;
         }
-        losses.incrementAndGet();
         for (Subscription subscription : subscriptions) {
             subscription.flush();
         }
@@ -365,6 +358,16 @@ final class TrackingInvalidationSource implements InvalidationSource {
      * staleness bound after it was sent. No answer within the heartbeat timeout loses the session.
      */
     private void heartbeat() {
+        try {
+            sendHeartbeat();
+        }
+        catch (RuntimeException ex) {
+            // Never let the periodic task die: without heartbeats the near caches would stop serving for good.
+            logger.debug("Heartbeat on {} failed: {}", description, ex.toString());
+        }
+    }
+
+    private void sendHeartbeat() {
         StatefulRedisConnection<String, String> connection;
         synchronized (lock) {
             connection = up && !currentLost ? current : null;
@@ -377,8 +380,6 @@ final class TrackingInvalidationSource implements InvalidationSource {
             connection.async().ping().toCompletableFuture().orTimeout(heartbeatTimeout.toNanos(), TimeUnit.NANOSECONDS)
                     .whenComplete((pong, failure) -> {
                         if (failure == null) {
-                            long now = System.nanoTime();
-                            lastHeartbeatRoundTripNanos = now - sentAt;
                             synchronized (lock) {
                                 if (connection == current && !currentLost) {
                                     lastProvenNanos.accumulateAndGet(sentAt, Math::max);
