@@ -222,4 +222,83 @@ class RedisNearCacheIntegrationTests {
             client.shutdown();
         }
     }
+
+    @Test
+    void aTypedViewGoesThroughTheLocalTier() {
+        String key = NearInstances.PREFIX + "typed";
+        var strings = b.near().withCodec(io.adaptivecache.ValueCodec.utf8());
+        strings.set(key, "text", NO_TTL);
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            long hits = b.near().stats().localHits();
+            return "text".equals(strings.get(key)) && b.near().stats().localHits() > hits;
+        });
+    }
+
+    @Test
+    void nearCachesSharingASourceAreToldOfTheirOwnPrefixesOnly() {
+        NearCacheTemplate orders = NearCacheTemplates.redis(b.remote(), b.invalidations(),
+                NearCacheSettings.builder().keyPrefixes("orders:").build());
+        try {
+            assertThat(orders.isServingLocally()).as("a live source tracks a new prefix before it returns").isTrue();
+            a.remote().set("orders:1", bytes("1"), NO_TTL);
+            cached(orders, "orders:1", "1");
+            long usersInvalidations = b.near().stats().serverInvalidations();
+            a.remote().set("orders:1", bytes("2"), NO_TTL);
+            await().atMost(Duration.ofSeconds(5)).until(() -> "2".equals(text(orders.get("orders:1"))));
+            assertThat(orders.stats().serverInvalidations()).isPositive();
+            assertThat(b.near().stats().serverInvalidations()).as("the other near cache's prefix").isEqualTo(usersInvalidations);
+        }
+        finally {
+            orders.close();
+        }
+    }
+
+    @Test
+    void aWiderPrefixStartsANewSessionAndBothNearCachesServeAfterIt() {
+        String key = NearInstances.PREFIX + "narrow:1";
+        NearCacheTemplate narrow = NearCacheTemplates.redis(b.remote(), b.invalidations(),
+                NearCacheSettings.builder().keyPrefixes(NearInstances.PREFIX + "narrow:").build());
+        NearCacheTemplate wide = null;
+        try {
+            a.remote().set(key, bytes("1"), NO_TTL);
+            cached(narrow, key, "1");
+            long flushes = narrow.stats().flushes();
+            // "n" is wider than the tracked "near:": Redis refuses overlapping prefixes, so the source tracks anew.
+            wide = NearCacheTemplates.redis(b.remote(), b.invalidations(), NearCacheSettings.builder().keyPrefixes("n").build());
+            NearCacheTemplate wider = wide;
+            await().atMost(Duration.ofSeconds(5)).until(() -> narrow.isServingLocally() && wider.isServingLocally());
+            assertThat(narrow.stats().flushes()).as("the new session flushed").isGreaterThan(flushes);
+            a.remote().set(key, bytes("2"), NO_TTL);
+            await().atMost(Duration.ofSeconds(5)).until(() -> "2".equals(text(narrow.get(key))));
+            cached(narrow, key, "2");
+            cached(wider, key, "2");
+            a.remote().set(key, bytes("3"), NO_TTL);
+            await().atMost(Duration.ofSeconds(5)).until(() -> "3".equals(text(wider.get(key))) && "3".equals(text(narrow.get(key))));
+        }
+        finally {
+            narrow.close();
+            if (wide != null) {
+                wide.close();
+            }
+        }
+    }
+
+    @Test
+    void withoutPrefixesEveryKeyIsCachedAndInvalidated() {
+        NearInstances.Instance everything = instances.start("every", template -> template.strategy(StrategySpec.multi()),
+                NearInstances::fastHeartbeat, NearCacheSettings.builder().build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> everything.near().isServingLocally());
+        String key = "anything-" + System.nanoTime();
+        a.remote().set(key, bytes("1"), NO_TTL);
+        cached(everything, key, "1");
+        a.remote().set(key, bytes("2"), NO_TTL);
+        await().atMost(Duration.ofSeconds(5)).until(() -> "2".equals(text(everything.near().get(key))));
+    }
+
+    private static void cached(NearCacheTemplate near, String key, String expected) {
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1)).until(() -> {
+            long hits = near.stats().localHits();
+            return expected.equals(text(near.get(key))) && near.stats().localHits() > hits;
+        });
+    }
 }
