@@ -13,7 +13,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * ({@code io.adaptivecache.call}) at the bottom, the Micrometer adapter
  * ({@code io.adaptivecache.micrometer}) on top, no package cycles in between, no Spring anywhere,
  * no Micrometer on the hot path, and the template implementation ({@code io.adaptivecache.template})
- * reached only by the backends that build it.
+ * reached only by the backends that build it and the near cache that wraps templates; the near
+ * cache free of cache clients and alone with Caffeine.
  */
 class PackageLayeringTests {
 
@@ -21,7 +22,7 @@ class PackageLayeringTests {
     private static final String[] HOT_PATH = { "io.adaptivecache", "io.adaptivecache.call..", "io.adaptivecache.template..",
             "io.adaptivecache.backend..", "io.adaptivecache.management..", "io.adaptivecache.strategy..",
             "io.adaptivecache.redis..", "io.adaptivecache.memcached..", "io.adaptivecache.resilience..",
-            "io.adaptivecache.metrics..", "io.adaptivecache.adaptive.." };
+            "io.adaptivecache.metrics..", "io.adaptivecache.adaptive..", "io.adaptivecache.near.." };
 
     // Exactly this module's main classes (target/classes or its jar), not its tests nor other modules.
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -54,11 +55,27 @@ class PackageLayeringTests {
     }
 
     @Test
+    void theNearCacheShouldDependOnNoCacheClient() {
+        // The local tier sits above any template; the Redis invalidation source lives with the other Lettuce code.
+        noClasses().that().resideInAPackage("io.adaptivecache.near..").should().dependOnClassesThat()
+                .resideInAnyPackage("io.lettuce..", "redis.clients..", "net.spy..", "net.rubyeye..", "io.netty..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void onlyTheNearCacheShouldDependOnCaffeine() {
+        // Caffeine is optional: a class outside the near cache that touched it would need it on every classpath.
+        noClasses().that().resideOutsideOfPackage("io.adaptivecache.near..").should().dependOnClassesThat()
+                .resideInAPackage("com.github.benmanes.caffeine..").check(CLASSES);
+    }
+
+    @Test
     void theRulesShouldSeeTheWholeModule() {
         // A rule over no classes passes whatever the code does; make sure the import found them.
         assertThat(CLASSES.containPackage("io.adaptivecache.template")).isTrue();
         assertThat(CLASSES.containPackage("io.adaptivecache.management")).isTrue();
         assertThat(CLASSES.containPackage("io.adaptivecache.backend")).isTrue();
         assertThat(CLASSES.containPackage("io.adaptivecache.redis")).isTrue();
+        assertThat(CLASSES.containPackage("io.adaptivecache.near")).isTrue();
     }
 }

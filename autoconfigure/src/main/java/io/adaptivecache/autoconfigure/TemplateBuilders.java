@@ -17,7 +17,7 @@ final class TemplateBuilders {
      * @param guards makes the template's guard
      * @param poolCustomizers adjust its POOLED strategies' pools
      */
-    static void applyCommon(AbstractCacheTemplateBuilder<?, ?> builder, AdaptiveCacheTemplateProperties settings,
+    static void applyCommon(AbstractCacheTemplateBuilder<?> builder, AdaptiveCacheTemplateProperties settings,
             ObjectProvider<CacheCallGuards> guards, ObjectProvider<CachePoolCustomizer> poolCustomizers) {
         String template = settings.templateName();
         builder.name(template);

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 import io.adaptivecache.CacheOperations;
+import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
@@ -15,20 +16,18 @@ import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
 import org.jspecify.annotations.Nullable;
 
-/** A typed view of a template: encodes before the call, decodes after it. */
-final class CodecCacheOperations<T> extends AbstractCacheOperations<T> {
+/**
+ * A typed view of a template: encodes before the call, decodes after it. Every form, synchronous
+ * or not, calls the same form of the template, so any {@link CacheTemplate} can have one.
+ */
+final class CodecCacheOperations<T> implements CacheOperations<T> {
 
-    private final DefaultCacheTemplate<?> template;
+    private final CacheTemplate template;
     private final ValueCodec<T> codec;
 
-    CodecCacheOperations(DefaultCacheTemplate<?> template, ValueCodec<T> codec) {
-        this.template = template;
+    CodecCacheOperations(CacheTemplate template, ValueCodec<T> codec) {
+        this.template = Objects.requireNonNull(template, "template");
         this.codec = Objects.requireNonNull(codec, "codec");
-    }
-
-    @Override
-    long awaitNanos() {
-        return template.awaitNanos();
     }
 
     private byte[] encode(T value) {

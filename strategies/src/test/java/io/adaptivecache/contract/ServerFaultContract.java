@@ -132,6 +132,7 @@ public abstract class ServerFaultContract {
     @ParameterizedTest
     @MethodSource("strategies")
     void aKilledServerShouldCostFastFailuresAndAnOpenCircuitThenRecoverWithoutLeaks(StrategySpec strategy) {
+        awaitNoEarlierConnections();
         Resilience4jCallGuard guard = breaker();
         ManagedCacheTemplate template = closeLater(startTemplate(strategy, guard, 8192));
         try (CallerLoad warmUp = CallerLoad.start(template, 8, "warm:", Duration.ofSeconds(10))) {
@@ -177,6 +178,7 @@ public abstract class ServerFaultContract {
     @ParameterizedTest
     @MethodSource("strategies")
     void aFrozenServerShouldTimeCallersOutWithinTheBoundThenRecoverAfterItResumes(StrategySpec strategy) {
+        awaitNoEarlierConnections();
         Resilience4jCallGuard guard = breaker();
         ManagedCacheTemplate template = closeLater(startTemplate(strategy, guard, 8192));
         CallerLoad load = closeLater(CallerLoad.start(template, 16, "freeze:", Duration.ofSeconds(60)));
@@ -248,11 +250,23 @@ public abstract class ServerFaultContract {
      */
     private void assertAllConnectionsBack(ManagedCacheTemplate template, StrategySpec strategy) {
         int expected = strategy.connections() + asyncLane(template, strategy);
-        await("the server to see every connection of " + strategy + " again").atMost(Duration.ofSeconds(10))
+        // Reconnects after a freeze back off up to a second each, behind a server that first works
+        // off what queued while it was stopped: a slow machine needs more than a few seconds.
+        await("the server to see every connection of " + strategy + " again").atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> {
                     assertThat(serverConnections()).as("connections on the server").isEqualTo(expected);
                     assertThat(template.openConnections()).as("connections the template holds").isEqualTo(expected);
                 });
+    }
+
+    /**
+     * The server count after recovery is exact, so it must start from nothing: an earlier test's
+     * closed template whose sockets the server has not reaped yet would count as this one's (a
+     * connection that never goes away is a leak, and fails here).
+     */
+    private void awaitNoEarlierConnections() {
+        await("the server to have closed every earlier test's connection").atMost(Duration.ofSeconds(15))
+                .untilAsserted(() -> assertThat(serverConnections()).as("connections on the server before the template starts").isZero());
     }
 
     /** A pool of blocking connections comes with one shared connection for the ...Async forms. */

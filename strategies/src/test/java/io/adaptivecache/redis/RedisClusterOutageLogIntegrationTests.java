@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
-import io.adaptivecache.command.DefaultCacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisCluster;
@@ -46,7 +46,7 @@ class RedisClusterOutageLogIntegrationTests {
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
     private final AtomicBoolean stop = new AtomicBoolean();
     private PrintStream originalErr;
-    private DefaultCacheTemplate<?> template;
+    private ManagedCacheTemplate template;
     private Thread load;
 
     @AfterEach

@@ -1,0 +1,52 @@
+package io.adaptivecache.near;
+
+import java.time.Duration;
+import java.util.Collection;
+
+/**
+ * Where a near cache learns that keys changed on the server. One source (one connection to one
+ * server) serves any number of near caches over templates of that server; it is shared and
+ * closed by its owner, not by the caches.
+ *
+ * <p>The Redis implementation ({@code io.adaptivecache.redis.RedisInvalidations}) listens on one
+ * dedicated RESP3 connection with server-assisted client-side caching in broadcasting mode
+ * ({@code CLIENT TRACKING on BCAST PREFIX ...}): the server tells it of every write to a key under
+ * the subscribed prefixes, whichever connection, client or application instance made it.
+ */
+public interface InvalidationSource extends AutoCloseable {
+
+    /**
+     * Starts delivering invalidations of keys under some prefixes to a listener. Until the
+     * server tracks them, the subscription is not {@linkplain InvalidationSubscription#isServing() serving};
+     * the Redis source waits briefly (up to twice its connect timeout) for that when it is connected.
+     * @param keyPrefixes the prefixes; empty for every key (the server then reports every write)
+     * @param listener told of invalidations
+     * @return the subscription
+     */
+    InvalidationSubscription subscribe(Collection<String> keyPrefixes, InvalidationListener listener);
+
+    /**
+     * The longest a broken invalidation path can go unnoticed: a local tier stops serving if the
+     * source has not proven its path healthy for this long (for Redis, the heartbeat interval
+     * plus the heartbeat timeout). A read never returns a value older than a write that completed
+     * more than this before the read started.
+     * @return the bound
+     */
+    Duration stalenessBound();
+
+    /**
+     * Whether invalidations flow right now (connected, tracking, heartbeat answered in time).
+     * @return {@code true} if they do
+     */
+    boolean isTracking();
+
+    /**
+     * What the source listens to, for logs, such as {@code redis 127.0.0.1:6379 (BCAST)}.
+     * @return the description
+     */
+    String describe();
+
+    /** Closes the connection; every subscription stops serving. Idempotent. */
+    @Override
+    void close();
+}

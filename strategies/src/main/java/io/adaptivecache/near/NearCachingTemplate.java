@@ -1,0 +1,460 @@
+package io.adaptivecache.near;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.adaptivecache.CacheOperations;
+import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.CasResult;
+import io.adaptivecache.CasToken;
+import io.adaptivecache.CasValue;
+import io.adaptivecache.ValueCodec;
+import io.adaptivecache.template.TypedViews;
+
+/**
+ * The {@link NearCacheTemplate}: a {@link LocalTier} in front of a remote template, serving only
+ * while its {@link InvalidationSubscription} says so.
+ *
+ * <p>A read of a covered key, while serving: a current local copy answers it (as a copy of the
+ * array); otherwise the key's version and the tier's epoch are taken, the read is sent, and the
+ * reply is kept only if neither changed meanwhile. While not serving, reads go to the server and
+ * nothing is kept. A write of a covered key drops the local copy before it is sent and again when
+ * it completes, so that a read overlapping the write cannot keep the old value.
+ */
+final class NearCachingTemplate implements NearCacheTemplate {
+
+    private final String name;
+    private final CacheTemplate remote;
+    private final LocalTier tier;
+    private final InvalidationSubscription subscription;
+    private final Duration stalenessBound;
+    private final String description;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    NearCachingTemplate(String name, CacheTemplate remote, LocalTier tier, InvalidationSubscription subscription,
+            Duration stalenessBound, String description) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.remote = Objects.requireNonNull(remote, "remote");
+        this.tier = Objects.requireNonNull(tier, "tier");
+        this.subscription = Objects.requireNonNull(subscription, "subscription");
+        this.stalenessBound = Objects.requireNonNull(stalenessBound, "stalenessBound");
+        this.description = description;
+    }
+
+    // ---- reads
+
+    @Override
+    public byte[] get(String key) {
+        if (!tier.covers(key)) {
+            return remote.get(key);
+        }
+        if (!subscription.isServing()) {
+            tier.bypassedReads.increment();
+            return countRemote(remote.get(key));
+        }
+        LocalTier.Entry entry = tier.lookup(key);
+        if (entry != null) {
+            tier.localHits.increment();
+            return entry.value().clone();
+        }
+        tier.localMisses.increment();
+        long version = tier.version(key);
+        long epoch = tier.epoch();
+        long sentAt = System.nanoTime();
+        byte[] value = countRemote(remote.get(key));
+        keep(key, value, version, epoch, sentAt);
+        return value;
+    }
+
+    @Override
+    public CompletableFuture<byte[]> getAsync(String key) {
+        if (!tier.covers(key)) {
+            return remote.getAsync(key);
+        }
+        if (!subscription.isServing()) {
+            tier.bypassedReads.increment();
+            return remote.getAsync(key).thenApply(this::countRemote);
+        }
+        LocalTier.Entry entry = tier.lookup(key);
+        if (entry != null) {
+            tier.localHits.increment();
+            return CompletableFuture.completedFuture(entry.value().clone());
+        }
+        tier.localMisses.increment();
+        long version = tier.version(key);
+        long epoch = tier.epoch();
+        long sentAt = System.nanoTime();
+        return remote.getAsync(key).thenApply(value -> {
+            keep(key, countRemote(value), version, epoch, sentAt);
+            return value;
+        });
+    }
+
+    private byte[] countRemote(byte[] value) {
+        (value == null ? tier.remoteMisses : tier.remoteHits).increment();
+        return value;
+    }
+
+    private void keep(String key, byte[] value, long version, long epoch, long sentAt) {
+        if (value != null) {
+            // The caller owns the array it gets; the tier keeps its own.
+            tier.keep(key, value.clone(), version, epoch, sentAt);
+        }
+    }
+
+    @Override
+    public Map<String, byte[]> getAll(Collection<String> keys) {
+        Lookup lookup = lookUp(keys);
+        if (lookup == null) {
+            return countRemote(keys, remote.getAll(keys));
+        }
+        if (lookup.missing.isEmpty()) {
+            return lookup.answer(keys, Map.of());
+        }
+        Map<String, byte[]> fetched = countRemote(lookup.missing.keySet(), remote.getAll(lookup.missing.keySet()));
+        lookup.keep(fetched);
+        return lookup.answer(keys, fetched);
+    }
+
+    @Override
+    public CompletableFuture<Map<String, byte[]>> getAllAsync(Collection<String> keys) {
+        Lookup lookup = lookUp(keys);
+        if (lookup == null) {
+            return remote.getAllAsync(keys).thenApply(fetched -> countRemote(keys, fetched));
+        }
+        if (lookup.missing.isEmpty()) {
+            return CompletableFuture.completedFuture(lookup.answer(keys, Map.of()));
+        }
+        return remote.getAllAsync(lookup.missing.keySet()).thenApply(fetched -> {
+            countRemote(lookup.missing.keySet(), fetched);
+            lookup.keep(fetched);
+            return lookup.answer(keys, fetched);
+        });
+    }
+
+    /**
+     * Answers what the local tier can of a getAll and takes the versions of the rest.
+     * @return the lookup, or {@code null} when the whole call must go to the server as it is:
+     *     the local tier is not serving, or the keys are for the remote template to refuse
+     */
+    private Lookup lookUp(Collection<String> keys) {
+        if (keys == null || keys.isEmpty()) {
+            return null;
+        }
+        if (!subscription.isServing()) {
+            for (String key : keys) {
+                if (tier.covers(key)) {
+                    tier.bypassedReads.increment();
+                }
+            }
+            return null;
+        }
+        // A null or repeated key: the remote template refuses the call, with its own message.
+        HashSet<String> distinct = new HashSet<>(keys.size() * 2);
+        for (String key : keys) {
+            if (key == null || !distinct.add(key)) {
+                return null;
+            }
+        }
+        Lookup lookup = new Lookup(tier.epoch());
+        for (String key : keys) {
+            if (!tier.covers(key)) {
+                lookup.missing.put(key, Lookup.NOT_KEPT);
+                continue;
+            }
+            LocalTier.Entry entry = tier.lookup(key);
+            if (entry != null) {
+                tier.localHits.increment();
+                lookup.hits.put(key, entry.value().clone());
+            }
+            else {
+                tier.localMisses.increment();
+                lookup.missing.put(key, tier.version(key));
+            }
+        }
+        lookup.sentAt = System.nanoTime();
+        return lookup;
+    }
+
+    private Map<String, byte[]> countRemote(Collection<String> asked, Map<String, byte[]> found) {
+        if (asked != null) {
+            for (String key : asked) {
+                if (tier.covers(key)) {
+                    (found.containsKey(key) ? tier.remoteHits : tier.remoteMisses).increment();
+                }
+            }
+        }
+        return found;
+    }
+
+    /** One getAll: the local hits, and the keys to fetch with the version each was sent under. */
+    private final class Lookup {
+
+        /** Marks a key outside the tier's prefixes: fetched, never kept. */
+        static final Long NOT_KEPT = Long.MIN_VALUE;
+
+        final long epoch;
+        final Map<String, byte[]> hits = new LinkedHashMap<>();
+        final Map<String, Long> missing = new LinkedHashMap<>();
+        long sentAt;
+
+        Lookup(long epoch) {
+            this.epoch = epoch;
+        }
+
+        void keep(Map<String, byte[]> fetched) {
+            missing.forEach((key, version) -> {
+                if (version != NOT_KEPT) {
+                    NearCachingTemplate.this.keep(key, fetched.get(key), version, epoch, sentAt);
+                }
+            });
+        }
+
+        /** The answer in the order of {@code keys}, absent keys left out, as the remote template answers. */
+        Map<String, byte[]> answer(Collection<String> keys, Map<String, byte[]> fetched) {
+            Map<String, byte[]> answer = new LinkedHashMap<>(keys.size() * 2);
+            for (String key : keys) {
+                byte[] value = hits.get(key);
+                if (value == null) {
+                    value = fetched.get(key);
+                }
+                if (value != null) {
+                    answer.put(key, value);
+                }
+            }
+            return answer;
+        }
+    }
+
+    @Override
+    public CasValue<byte[]> gets(String key) {
+        return remote.gets(key);
+    }
+
+    @Override
+    public CompletableFuture<CasValue<byte[]>> getsAsync(String key) {
+        return remote.getsAsync(key);
+    }
+
+    // ---- writes: the local copy goes before the write is sent and again when it completes
+
+    private boolean beforeWrite(String key) {
+        if (!tier.covers(key)) {
+            return false;
+        }
+        tier.beforeWrite(key);
+        return true;
+    }
+
+    private <T> CompletableFuture<T> afterWrite(String key, boolean covered, CompletableFuture<T> write) {
+        return covered ? write.whenComplete((result, failure) -> tier.afterWrite(key)) : write;
+    }
+
+    @Override
+    public void set(String key, byte[] value, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        try {
+            remote.set(key, value, ttl);
+        }
+        finally {
+            if (covered) {
+                tier.afterWrite(key);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> setAsync(String key, byte[] value, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        return afterWrite(key, covered, remote.setAsync(key, value, ttl));
+    }
+
+    @Override
+    public boolean add(String key, byte[] value, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        try {
+            return remote.add(key, value, ttl);
+        }
+        finally {
+            if (covered) {
+                tier.afterWrite(key);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Boolean> addAsync(String key, byte[] value, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        return afterWrite(key, covered, remote.addAsync(key, value, ttl));
+    }
+
+    @Override
+    public boolean replace(String key, byte[] value, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        try {
+            return remote.replace(key, value, ttl);
+        }
+        finally {
+            if (covered) {
+                tier.afterWrite(key);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Boolean> replaceAsync(String key, byte[] value, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        return afterWrite(key, covered, remote.replaceAsync(key, value, ttl));
+    }
+
+    @Override
+    public boolean delete(String key) {
+        boolean covered = beforeWrite(key);
+        try {
+            return remote.delete(key);
+        }
+        finally {
+            if (covered) {
+                tier.afterWrite(key);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Boolean> deleteAsync(String key) {
+        boolean covered = beforeWrite(key);
+        return afterWrite(key, covered, remote.deleteAsync(key));
+    }
+
+    @Override
+    public CasResult cas(String key, CasToken token, byte[] value, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        try {
+            return remote.cas(key, token, value, ttl);
+        }
+        finally {
+            if (covered) {
+                tier.afterWrite(key);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<CasResult> casAsync(String key, CasToken token, byte[] value, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        return afterWrite(key, covered, remote.casAsync(key, token, value, ttl));
+    }
+
+    @Override
+    public long incr(String key, long delta) {
+        boolean covered = beforeWrite(key);
+        try {
+            return remote.incr(key, delta);
+        }
+        finally {
+            if (covered) {
+                tier.afterWrite(key);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Long> incrAsync(String key, long delta) {
+        boolean covered = beforeWrite(key);
+        return afterWrite(key, covered, remote.incrAsync(key, delta));
+    }
+
+    @Override
+    public long decr(String key, long delta) {
+        boolean covered = beforeWrite(key);
+        try {
+            return remote.decr(key, delta);
+        }
+        finally {
+            if (covered) {
+                tier.afterWrite(key);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Long> decrAsync(String key, long delta) {
+        boolean covered = beforeWrite(key);
+        return afterWrite(key, covered, remote.decrAsync(key, delta));
+    }
+
+    @Override
+    public boolean touch(String key, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        try {
+            return remote.touch(key, ttl);
+        }
+        finally {
+            if (covered) {
+                tier.afterWrite(key);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
+        boolean covered = beforeWrite(key);
+        return afterWrite(key, covered, remote.touchAsync(key, ttl));
+    }
+
+    // ---- the rest
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public <T> CacheOperations<T> withCodec(ValueCodec<T> codec) {
+        return TypedViews.of(this, codec);
+    }
+
+    @Override
+    public CacheTemplate remote() {
+        return remote;
+    }
+
+    @Override
+    public boolean isServingLocally() {
+        return subscription.isServing();
+    }
+
+    @Override
+    public Duration stalenessBound() {
+        return stalenessBound;
+    }
+
+    @Override
+    public NearCacheStats stats() {
+        return tier.stats();
+    }
+
+    @Override
+    public void invalidateLocal() {
+        tier.invalidateAll();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            subscription.close();
+            tier.clear();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NearCacheTemplate[" + name + ", " + description + ", prefixes " + tier.prefixes() + ", over " + remote + "]";
+    }
+}

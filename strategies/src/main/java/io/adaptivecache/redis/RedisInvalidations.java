@@ -1,0 +1,212 @@
+package io.adaptivecache.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import io.adaptivecache.near.InvalidationSource;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+
+/**
+ * Builds the Redis {@link InvalidationSource} of near caches
+ * ({@link io.adaptivecache.near.NearCacheTemplates#redis}): one dedicated RESP3 connection per
+ * Redis server, on which the server broadcasts a message for every write to a key under the
+ * near caches' prefixes ({@code CLIENT TRACKING on BCAST PREFIX ...}, Redis 6 or later).
+ *
+ * <pre>{@code
+ * InvalidationSource invalidations = RedisInvalidations.builder()
+ *         .uri("redis://cache:6379")
+ *         .heartbeatInterval(Duration.ofMillis(500))
+ *         .start();
+ * }</pre>
+ *
+ * <p>Broadcasting on a connection of its own leaves the data path alone: the template's
+ * connections (shared, pooled, Lettuce or Jedis, switched at runtime) need no tracking and no
+ * redirection, and nothing has to be re-registered when they change. The cost is that the server
+ * reports every write under the prefixes, not only to keys this instance has read.
+ *
+ * <p>The staleness bound is {@link Builder#heartbeatInterval} plus {@link Builder#heartbeatTimeout}:
+ * a near cache serves only while a heartbeat sent less than that ago has been answered on the
+ * invalidation connection, which proves every earlier invalidation arrived.
+ */
+public final class RedisInvalidations {
+
+    private RedisInvalidations() {
+    }
+
+    /**
+     * Starts a builder.
+     * @return the builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a Redis invalidation source; not thread-safe, use once. */
+    public static final class Builder {
+
+        private RedisURI uri = RedisURI.create("redis://127.0.0.1:6379");
+        private String name = "redis";
+        private Duration heartbeatInterval = Duration.ofMillis(500);
+        private Duration heartbeatTimeout = Duration.ofMillis(500);
+        private Duration connectTimeout = Duration.ofSeconds(2);
+        private Duration maxReconnectDelay = Duration.ofSeconds(1);
+        private ClientResources resources;
+        private RedisTransport transport = RedisTransport.AUTO;
+
+        private Builder() {
+        }
+
+        /**
+         * The Redis server, as the template's URI ({@code redis://[user:password@]host:port} or
+         * {@code rediss://}); it must be the server the near caches' templates use.
+         * @param uri the URI
+         * @return this builder
+         * @throws IllegalArgumentException if the URI is malformed
+         */
+        public Builder uri(String uri) {
+            Objects.requireNonNull(uri, "uri");
+            try {
+                return uri(RedisURI.create(uri));
+            }
+            catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("Malformed Redis URI '" + RedisCacheTemplates.maskCredentials(uri)
+                        + "': expected redis://[user:password@]host:port[/database] or rediss://...");
+            }
+        }
+
+        /**
+         * The Redis server.
+         * @param uri the URI
+         * @return this builder
+         */
+        public Builder uri(RedisURI uri) {
+            this.uri = Objects.requireNonNull(uri, "uri");
+            return this;
+        }
+
+        /**
+         * The source's name, in its thread's name and its connection's client name
+         * ({@code adaptive-cache-invalidations-<name>}); default {@code redis}.
+         * @param name the name
+         * @return this builder
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * How often a PING proves the invalidation connection healthy; default 500 ms.
+         * @param heartbeatInterval positive
+         * @return this builder
+         */
+        public Builder heartbeatInterval(Duration heartbeatInterval) {
+            this.heartbeatInterval = positive(heartbeatInterval, "heartbeat interval");
+            return this;
+        }
+
+        /**
+         * How long a heartbeat may go unanswered before invalidations count as lost (the local
+         * tiers flush and the connection is replaced); default 500 ms.
+         * @param heartbeatTimeout positive
+         * @return this builder
+         */
+        public Builder heartbeatTimeout(Duration heartbeatTimeout) {
+            this.heartbeatTimeout = positive(heartbeatTimeout, "heartbeat timeout");
+            return this;
+        }
+
+        /**
+         * How long connecting and turning tracking on may take; default 2 s.
+         * @param connectTimeout positive
+         * @return this builder
+         */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = positive(connectTimeout, "connect timeout");
+            return this;
+        }
+
+        /**
+         * Longest wait between attempts to reconnect (the waits double from 10 ms); default 1 s.
+         * @param maxReconnectDelay positive
+         * @return this builder
+         */
+        public Builder maxReconnectDelay(Duration maxReconnectDelay) {
+            this.maxReconnectDelay = positive(maxReconnectDelay, "max reconnect delay");
+            return this;
+        }
+
+        /**
+         * Client resources to share, such as the template's; the source will not shut them down.
+         * By default it creates small ones of its own (one I/O thread).
+         * @param resources the resources
+         * @return this builder
+         */
+        public Builder clientResources(ClientResources resources) {
+            this.resources = Objects.requireNonNull(resources, "resources");
+            return this;
+        }
+
+        /**
+         * The network transport; see {@link AbstractRedisTemplateBuilder#transport}.
+         * @param transport the transport
+         * @return this builder
+         */
+        public Builder transport(RedisTransport transport) {
+            this.transport = Objects.requireNonNull(transport, "transport");
+            return this;
+        }
+
+        /**
+         * Starts the source: connects and waits for the first attempt (at most the connect
+         * timeout). If the server cannot be reached it keeps trying in the background, and near
+         * caches read from the server until it succeeds.
+         * @return the source
+         */
+        public InvalidationSource start() {
+            RedisTransport.select(this.transport);
+            ClientResources clientResources = this.resources != null ? this.resources
+                    : DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1)
+                            // Lettuce's encoder logs each command's bytes at TRACE, the HELLO's password among them.
+                            .nettyCustomizer(CredentialSafeCommandEncoder.customizer()).build();
+            RedisURI connectTo = RedisURI.builder(this.uri).withTimeout(this.connectTimeout)
+                    .withClientName("adaptive-cache-invalidations-" + this.name).build();
+            RedisClient client = RedisClient.create(clientResources);
+            client.setOptions(ClientOptions.builder()
+                    .protocolVersion(ProtocolVersion.RESP3)
+                    // The source reconnects by itself, so that tracking is turned on again before anything is served.
+                    .autoReconnect(false)
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .socketOptions(SocketOptions.builder().tcpNoDelay(true).connectTimeout(this.connectTimeout).build())
+                    .timeoutOptions(TimeoutOptions.enabled(this.connectTimeout))
+                    .build());
+            ClientResources owned = clientResources == this.resources ? null : clientResources;
+            Runnable shutdown = () -> {
+                client.shutdown(0, 2, TimeUnit.SECONDS);
+                if (owned != null) {
+                    owned.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+                }
+            };
+            TrackingInvalidationSource source = new TrackingInvalidationSource(this.name, client, connectTo, shutdown,
+                    this.heartbeatInterval, this.heartbeatTimeout, this.maxReconnectDelay, this.connectTimeout.multipliedBy(2));
+            source.start();
+            return source;
+        }
+
+        private static Duration positive(Duration duration, String what) {
+            Objects.requireNonNull(duration, what);
+            if (duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException("The " + what + " must be positive, was " + duration);
+            }
+            return duration;
+        }
+    }
+}

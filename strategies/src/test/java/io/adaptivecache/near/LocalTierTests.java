@@ -1,0 +1,189 @@
+package io.adaptivecache.near;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The local tier's rule, without a server: which replies it keeps, and what it serves. */
+class LocalTierTests {
+
+    private final LocalTier tier = new LocalTier(NearCacheSettings.builder().keyPrefixes("k:").build(),
+            Duration.ofMinutes(1).toNanos());
+
+    private static byte[] value(long n) {
+        return ByteBuffer.allocate(8).putLong(n).array();
+    }
+
+    private static long number(LocalTier.Entry entry) {
+        return ByteBuffer.wrap(entry.value()).getLong();
+    }
+
+    @Test
+    void aReplyIsKeptWhenNothingHappenedWhileItWasOnItsWay() {
+        long version = tier.version("k:1");
+        long epoch = tier.epoch();
+        tier.keep("k:1", value(1), version, epoch, System.nanoTime());
+        assertThat(number(tier.lookup("k:1"))).isEqualTo(1);
+        assertThat(tier.stats().localPuts()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplyOvertakenByAnInvalidationOfItsKeyIsNotKept() {
+        long version = tier.version("k:1");
+        long epoch = tier.epoch();
+        tier.invalidate("k:1");
+        tier.keep("k:1", value(1), version, epoch, System.nanoTime());
+        assertThat(tier.lookup("k:1")).isNull();
+        assertThat(tier.stats().discardedLoads()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplyOvertakenByAWriteThroughTheNearCacheIsNotKept() {
+        long version = tier.version("k:1");
+        long epoch = tier.epoch();
+        tier.afterWrite("k:1");
+        tier.keep("k:1", value(1), version, epoch, System.nanoTime());
+        assertThat(tier.lookup("k:1")).isNull();
+    }
+
+    @Test
+    void aReplyOvertakenByAFlushIsNotKept() {
+        long version = tier.version("k:1");
+        long epoch = tier.epoch();
+        tier.invalidateAll();
+        tier.keep("k:1", value(1), version, epoch, System.nanoTime());
+        assertThat(tier.lookup("k:1")).isNull();
+    }
+
+    @Test
+    void aFlushHidesEveryCopyAtOnce() {
+        tier.keep("k:1", value(1), tier.version("k:1"), tier.epoch(), System.nanoTime());
+        tier.keep("k:2", value(2), tier.version("k:2"), tier.epoch(), System.nanoTime());
+        tier.invalidateAll();
+        assertThat(tier.lookup("k:1")).isNull();
+        assertThat(tier.lookup("k:2")).isNull();
+        assertThat(tier.stats().flushes()).isEqualTo(1);
+    }
+
+    @Test
+    void anInvalidationOutsideThePrefixesIsIgnored() {
+        long version = tier.version("k:1");
+        tier.invalidate("other:1");
+        assertThat(tier.stats().serverInvalidations()).isZero();
+        assertThat(tier.covers("other:1")).isFalse();
+        assertThat(tier.covers(null)).isFalse();
+        assertThat(tier.version("k:1")).isEqualTo(version);
+    }
+
+    @Test
+    void ofTwoRepliesInFlightTogetherTheLaterSentIsKept() {
+        long version = tier.version("k:1");
+        long epoch = tier.epoch();
+        long first = System.nanoTime();
+        long second = first + 1_000;
+        tier.keep("k:1", value(2), version, epoch, second);
+        tier.keep("k:1", value(1), version, epoch, first);
+        assertThat(number(tier.lookup("k:1"))).isEqualTo(2);
+    }
+
+    @Test
+    void aCopyLivesTheTimeToLiveFromWhenItsReadWasSent() {
+        LocalTier shortLived = new LocalTier(NearCacheSettings.DEFAULTS, Duration.ofMillis(200).toNanos());
+        // Sent 150 ms ago: 50 ms left.
+        shortLived.keep("k", value(1), shortLived.version("k"), shortLived.epoch(), System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(150));
+        assertThat(shortLived.lookup("k")).isNotNull();
+        sleep(80);
+        assertThat(shortLived.lookup("k")).isNull();
+        // Sent longer ago than the time to live: never served.
+        shortLived.keep("k", value(1), shortLived.version("k"), shortLived.epoch(), System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(250));
+        assertThat(shortLived.lookup("k")).isNull();
+    }
+
+    @Test
+    void theEntryBoundHoldsAtOnce() {
+        LocalTier small = new LocalTier(NearCacheSettings.builder().maximumEntries(100).build(), Duration.ofMinutes(1).toNanos());
+        for (int i = 0; i < 10_000; i++) {
+            small.keep("k" + i, value(i), small.version("k" + i), small.epoch(), System.nanoTime());
+        }
+        assertThat(small.stats().size()).isLessThanOrEqualTo(100);
+        assertThat(small.stats().evictions()).isGreaterThanOrEqualTo(9_900);
+    }
+
+    @Test
+    void theWeightBoundCountsKeysValuesAndOverhead() {
+        int valueBytes = 1000;
+        long perEntry = valueBytes + 2L * "k0000".length() + LocalTier.ENTRY_OVERHEAD_BYTES;
+        LocalTier small = new LocalTier(NearCacheSettings.builder().maximumWeight(perEntry * 10).build(),
+                Duration.ofMinutes(1).toNanos());
+        for (int i = 0; i < 1000; i++) {
+            String key = String.format("k%04d", i);
+            small.keep(key, new byte[valueBytes], small.version(key), small.epoch(), System.nanoTime());
+        }
+        assertThat(small.stats().size()).isLessThanOrEqualTo(10);
+    }
+
+    /**
+     * A server simulated by a counter: writers set it and then deliver the invalidation; readers
+     * take the version, read the counter and keep what they read. Once a write's invalidation has
+     * been delivered, the tier must never hold an older value, however the threads interleave.
+     */
+    @Test
+    void noInterleavingLeavesAnOlderValueBehindAnInvalidation() throws Exception {
+        String key = "k:hot";
+        AtomicLong server = new AtomicLong();
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong readsKept = new AtomicLong();
+        List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            Thread reader = new Thread(() -> {
+                while (running.get()) {
+                    long version = tier.version(key);
+                    long epoch = tier.epoch();
+                    long sentAt = System.nanoTime();
+                    long read = server.get();
+                    tier.keep(key, value(read), version, epoch, sentAt);
+                    readsKept.incrementAndGet();
+                }
+            });
+            reader.start();
+            readers.add(reader);
+        }
+        long stale = 0;
+        try {
+            for (long written = 1; written <= 200_000; written++) {
+                server.set(written);
+                tier.invalidate(key);
+                LocalTier.Entry entry = tier.lookup(key);
+                if (entry != null && number(entry) < written) {
+                    stale++;
+                }
+            }
+        }
+        finally {
+            running.set(false);
+            for (Thread reader : readers) {
+                reader.join(10_000);
+            }
+        }
+        assertThat(readsKept.get()).isPositive();
+        assertThat(tier.stats().localPuts()).as("some replies were kept").isPositive();
+        assertThat(stale).as("lookups after an invalidation that found an older value").isZero();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
