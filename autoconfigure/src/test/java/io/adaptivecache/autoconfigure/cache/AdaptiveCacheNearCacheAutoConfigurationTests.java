@@ -65,16 +65,17 @@ class AdaptiveCacheNearCacheAutoConfigurationTests {
         this.contextRunner.withPropertyValues("adaptive-cache.cache.near.caches.products.enabled=true").run(context -> {
             NameService service = context.getBean(NameService.class);
             NearCacheTemplate near = servingNearCache(context, "products");
-            service.find(1);
-            service.find(1);
+            readUntilServedLocally(service, near);
 
             long before = getCalls(redis.server());
+            long hitsBefore = near.stats().localHits();
             for (int i = 0; i < READS; i++) {
                 assertThat(service.find(1)).isEqualTo("name-1");
             }
-            // A generation refresh (once a second) may still reach the server; the reads do not.
+            // A generation refresh (once a second), or a read after the server's late report of the
+            // first read's own store, may still reach the server; the other reads do not.
             assertThat(getCalls(redis.server()) - before).isLessThanOrEqualTo(2);
-            assertThat(near.stats().localHits()).isGreaterThanOrEqualTo(READS);
+            assertThat(near.stats().localHits() - hitsBefore).isGreaterThanOrEqualTo(READS - 2);
             assertThat(service.lookups()).isEqualTo(1);
         });
     }
