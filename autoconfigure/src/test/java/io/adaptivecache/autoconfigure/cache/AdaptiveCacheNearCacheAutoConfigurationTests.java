@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
@@ -171,6 +172,18 @@ class AdaptiveCacheNearCacheAutoConfigurationTests {
             });
             assertThat(endpoint.template("memcached").nearCaches()).isEmpty();
         });
+    }
+
+    @Test
+    void closingTheContextShouldCloseTheNearCachesAndTheInvalidationConnection() {
+        AtomicReference<NearCacheTemplate> near = new AtomicReference<>();
+        this.contextRunner.withPropertyValues("adaptive-cache.cache.near.caches.products.enabled=true").run(context -> {
+            near.set(servingNearCache(context, "products"));
+            assertThat(redis.server().clientNames()).contains("adaptive-cache-invalidations-redis");
+        });
+        assertThat(near.get().isServingLocally()).isFalse();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !redis.server().clientNames().contains("adaptive-cache-invalidations-redis"));
     }
 
     @Test
