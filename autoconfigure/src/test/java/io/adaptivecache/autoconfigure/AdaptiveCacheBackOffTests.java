@@ -188,12 +188,15 @@ class AdaptiveCacheBackOffTests {
     void userMeterBindersOfTheSameNamesShouldReplaceTheAutoConfiguredOnes() {
         MeterBinder usersMeters = registry -> { };
         MeterBinder usersResilienceMeters = registry -> { };
+        MeterBinder usersNearCacheMeters = registry -> { };
         this.contextRunner.withBean("adaptiveCacheMeterBinder", MeterBinder.class, () -> usersMeters)
-                .withBean("adaptiveCacheResilienceMeterBinder", MeterBinder.class, () -> usersResilienceMeters).run(context -> {
+                .withBean("adaptiveCacheResilienceMeterBinder", MeterBinder.class, () -> usersResilienceMeters)
+                .withBean("adaptiveNearCacheMeterBinder", MeterBinder.class, () -> usersNearCacheMeters).run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean("adaptiveCacheMeterBinder")).isSameAs(usersMeters);
                     assertThat(context.getBean("adaptiveCacheResilienceMeterBinder")).isSameAs(usersResilienceMeters);
-                    assertThat(context.getBeansOfType(MeterBinder.class)).as("no auto-configured binder beside them").hasSize(2);
+                    assertThat(context.getBean("adaptiveNearCacheMeterBinder")).isSameAs(usersNearCacheMeters);
+                    assertThat(context.getBeansOfType(MeterBinder.class)).as("no auto-configured binder beside them").hasSize(3);
                 });
     }
 

@@ -102,6 +102,10 @@ class AdaptiveCacheInvalidConfigurationTests {
             { "adaptive-cache.memcached.strategy.pool.min-idle=9", "adaptive-cache.memcached.strategy.pool.min-idle",
                 "between 0 and max-idle (8)" },
             { "adaptive-cache.cache.default-ttl=-1s", "adaptive-cache.cache.default-ttl", "zero (no expiry)" },
+            { "adaptive-cache.cache.near.maximum-entries=0", "adaptive-cache.cache.near.maximum-entries", "at least 1" },
+            { "adaptive-cache.cache.near.heartbeat-timeout=0s", "adaptive-cache.cache.near.heartbeat-timeout", "positive duration" },
+            { "adaptive-cache.cache.near.caches.products.max-staleness=0s", "adaptive-cache.cache.near.caches.products.max-staleness",
+                "positive duration" },
         };
         for (String[] bad : cases) {
             propertiesOnly.withPropertyValues(bad[0]).run(context -> {

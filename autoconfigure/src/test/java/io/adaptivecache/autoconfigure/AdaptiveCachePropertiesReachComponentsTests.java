@@ -25,6 +25,7 @@ import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
 import io.adaptivecache.autoconfigure.cache.AdaptiveCacheSpringCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.observation.AdaptiveCacheObservationAutoConfiguration;
 import io.adaptivecache.management.ManagedCacheTemplate;
+import io.adaptivecache.near.NearCacheTemplate;
 import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.redis.RedisTransport;
 import io.adaptivecache.resilience.GuardStatus;
@@ -158,8 +159,9 @@ class AdaptiveCachePropertiesReachComponentsTests {
                 + " AdaptiveCachePropertiesReachComponentsTests, or a row with the reason to NOT_READ_BACK").isEmpty();
         TreeSet<String> names = new TreeSet<>();
         metadataProperties().forEach(property -> names.add((String) property.get("name")));
+        // A key under a map property (ttl.<cache>, near.caches.<cache>.<setting>) is the map's.
         assertThat(checked).as("checks of properties the metadata does not have (renamed or removed?)")
-                .allMatch(key -> names.contains(key) || names.contains(key.substring(0, key.lastIndexOf('.'))));
+                .allMatch(key -> names.contains(key) || names.stream().anyMatch(name -> key.startsWith(name + ".")));
         assertThat(NOT_READ_BACK.keySet()).as("NOT_READ_BACK rows the metadata does not have, or that a check covers")
                 .allMatch(names::contains).noneMatch(checked::contains);
     }
@@ -233,6 +235,8 @@ class AdaptiveCachePropertiesReachComponentsTests {
         scenarios.add(memcachedPinnedPooledOnASaslServer());
         scenarios.add(memcachedMultiOnXMemcachedOverText());
         scenarios.add(springCacheAndObservations());
+        scenarios.add(springCacheNearCachesByWeight());
+        scenarios.add(springCacheNearCachesByEntries());
         scenarios.add(everyBackendDisabled());
         scenarios.add(springCacheDisabled());
         return scenarios;
@@ -437,6 +441,45 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check("adaptive-cache.memcached.adaptive.initial", "single", StrategySpec.single(),
                 context -> template(context, "memcached").activeStrategy());
         return s;
+    }
+
+    private static Scenario springCacheNearCachesByWeight() {
+        String n = "adaptive-cache.cache.near";
+        Scenario s = new Scenario("Spring Cache with near caches on both templates, bounded by weight")
+                .set("adaptive-cache.redis.url", redis.uri()).set("adaptive-cache.memcached.servers", memcached.addresses())
+                .set("adaptive-cache.cache.key-prefix", "near1:").set("adaptive-cache.cache.backends.sessions", "memcached")
+                .set("adaptive-cache.cache.backends.carts", "memcached").with(Caching.class);
+        s.check(n + ".enabled", "true", true, context -> cache(context, "other").getNativeCache() instanceof NearCacheTemplate);
+        s.check(n + ".maximum-weight", "2MB", 2L * 1024 * 1024, context -> near(context, "other").settings().maximumWeightBytes());
+        s.check(n + ".time-to-live", "2m", Duration.ofMinutes(2), context -> near(context, "other").settings().timeToLive());
+        s.check(n + ".max-staleness", "800ms", Duration.ofMillis(800), context -> near(context, "carts").template().stalenessBound());
+        // The bound of a near cache on Redis is the heartbeat interval plus its timeout: 300ms + 200ms.
+        s.check(n + ".heartbeat-interval", "300ms", Duration.ofMillis(500), context -> near(context, "other").template().stalenessBound());
+        s.check(n + ".heartbeat-timeout", "200ms", Duration.ofMillis(500), context -> near(context, "other").template().stalenessBound());
+        s.check(n + ".caches.products.maximum-entries", "50", 50L, context -> near(context, "products").settings().maximumEntries());
+        s.check(n + ".caches.products.time-to-live", "30s", Duration.ofSeconds(30),
+                context -> near(context, "products").settings().timeToLive());
+        s.check(n + ".caches.sessions.maximum-weight", "1MB", 1024L * 1024, context -> near(context, "sessions").settings()
+                .maximumWeightBytes());
+        s.check(n + ".caches.sessions.max-staleness", "400ms", Duration.ofMillis(400),
+                context -> near(context, "sessions").template().stalenessBound());
+        s.check(n + ".caches.plain.enabled", "false", false, context -> cache(context, "plain").getNativeCache() instanceof NearCacheTemplate);
+        s.check(n + ".caches.other.enabled", "true", true, context -> near(context, "other").settings().keyPrefixes()
+                .equals(List.of("near1:other:")));
+        return s;
+    }
+
+    private static Scenario springCacheNearCachesByEntries() {
+        String n = "adaptive-cache.cache.near";
+        Scenario s = new Scenario("Spring Cache with near caches bounded by entries").set("adaptive-cache.redis.url", redis.uri())
+                .set("adaptive-cache.memcached.enabled", "false").set(n + ".enabled", "true").with(Caching.class);
+        s.check(n + ".maximum-entries", "500", 500L, context -> near(context, "other").settings().maximumEntries());
+        return s;
+    }
+
+    private static AdaptiveCacheManager.NearCache near(ApplicationContext context, String name) {
+        cache(context, name);
+        return context.getBean(AdaptiveCacheManager.class).getNearCaches().get(name);
     }
 
     private static Scenario everyBackendDisabled() {

@@ -3,10 +3,12 @@ package io.adaptivecache.actuate.endpoint;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.adaptivecache.adaptive.AdaptiveState;
 import io.adaptivecache.adaptive.Decision;
@@ -15,6 +17,8 @@ import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.metrics.NodeFigures;
+import io.adaptivecache.near.NearCacheStats;
+import io.adaptivecache.near.NearCacheTemplate;
 import io.adaptivecache.metrics.WindowHistory;
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.PoolSettings;
@@ -51,13 +55,24 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 public class AdaptiveCacheEndpoint {
 
     private final StrategySwitchers switchers;
+    private final Supplier<? extends Collection<NearCacheTemplate>> nearCaches;
+
+    /**
+     * Creates the endpoint, with no near caches to show.
+     * @param switchers the templates' switchers
+     */
+    public AdaptiveCacheEndpoint(StrategySwitchers switchers) {
+        this(switchers, List::of);
+    }
 
     /**
      * Creates the endpoint.
      * @param switchers the templates' switchers
+     * @param nearCaches the near caches there are now, each shown with the template behind it
      */
-    public AdaptiveCacheEndpoint(StrategySwitchers switchers) {
+    public AdaptiveCacheEndpoint(StrategySwitchers switchers, Supplier<? extends Collection<NearCacheTemplate>> nearCaches) {
         this.switchers = switchers;
+        this.nearCaches = nearCaches;
     }
 
     /**
@@ -252,7 +267,7 @@ public class AdaptiveCacheEndpoint {
         return (int) count;
     }
 
-    private static TemplateDescriptor describe(StrategySwitcher switcher) {
+    private TemplateDescriptor describe(StrategySwitcher switcher) {
         AdaptiveState state = switcher.state();
         CacheTemplateManagement template = switcher.template();
         StrategyStats stats = template.isRunning() ? template.strategyStats() : null;
@@ -269,7 +284,8 @@ public class AdaptiveCacheEndpoint {
                         decision.evidence()),
                 figures, state.suppressed(), ResilienceDescriptor.of(template),
                 template.nodeSensors().map(nodes -> nodes.figures().stream().map(NodeDescriptor::of).toList()).orElse(null),
-                state.history().stream().map(SwitchDescriptor::of).toList(), lastWindow(switcher));
+                state.history().stream().map(SwitchDescriptor::of).toList(), lastWindow(switcher),
+                this.nearCaches.get().stream().filter(near -> near.remote() == template).map(NearCacheDescriptor::of).toList());
     }
 
     private static @Nullable WindowDescriptor lastWindow(StrategySwitcher switcher) {
@@ -354,12 +370,34 @@ public class AdaptiveCacheEndpoint {
      * @param nodes figures per server node, for a Redis Cluster (absent otherwise)
      * @param recentSwitches recent switches, oldest first
      * @param lastWindow the last window, as the {@linkplain #history history} ends with it ({@code null} before the first)
+     * @param nearCaches the near caches (local tiers) in front of this template
      */
     public record TemplateDescriptor(String backend, String transport, String mode, @Nullable String pinned, String strategy, int connections,
             Instant since, @Nullable DecisionDescriptor lastDecision, @Nullable Figures figures, boolean suppressed,
             ResilienceDescriptor resilience, @Nullable List<NodeDescriptor> nodes, List<SwitchDescriptor> recentSwitches,
-            @Nullable WindowDescriptor lastWindow)
+            @Nullable WindowDescriptor lastWindow, List<NearCacheDescriptor> nearCaches)
             implements OperationResponseBody {
+    }
+
+    /**
+     * A near cache in front of a template.
+     * @param name its name (the Spring cache's)
+     * @param serving whether its local tier answers reads now
+     * @param entries local copies held (an estimate)
+     * @param hits reads answered locally
+     * @param misses reads sent to the server (local misses and reads while not serving)
+     * @param invalidations local copies dropped because the server reported a change or a write went through it
+     * @param stalenessBoundMillis the longest a read can lag behind a completed write
+     */
+    public record NearCacheDescriptor(String name, boolean serving, long entries, long hits, long misses, long invalidations,
+            long stalenessBoundMillis) {
+
+        static NearCacheDescriptor of(NearCacheTemplate near) {
+            NearCacheStats stats = near.stats();
+            return new NearCacheDescriptor(near.name(), near.isServingLocally(), stats.size(), stats.localHits(),
+                    stats.localMisses() + stats.bypassedReads(), stats.serverInvalidations() + stats.writeInvalidations(),
+                    near.stalenessBound().toMillis());
+        }
     }
 
     /**

@@ -4,6 +4,8 @@ import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpointWebExtension;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
+import io.adaptivecache.spring.cache.AdaptiveCacheManager;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -25,8 +27,10 @@ public final class AdaptiveCacheEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AdaptiveCacheEndpoint adaptiveCacheEndpoint(AdaptiveCacheSwitchers switchers) {
-        return new AdaptiveCacheEndpoint(switchers);
+    AdaptiveCacheEndpoint adaptiveCacheEndpoint(AdaptiveCacheSwitchers switchers, ObjectProvider<AdaptiveCacheManager> cacheManagers) {
+        // Looked up on each read: the cache manager may be made after the endpoint, and its near caches on first use.
+        return new AdaptiveCacheEndpoint(switchers, () -> cacheManagers.stream()
+                .flatMap(manager -> manager.getNearCaches().values().stream()).map(AdaptiveCacheManager.NearCache::template).toList());
     }
 
     @Bean

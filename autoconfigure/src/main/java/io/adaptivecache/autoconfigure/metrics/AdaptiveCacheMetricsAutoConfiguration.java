@@ -6,7 +6,10 @@ import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.AdaptiveCacheSwitchers;
 import io.adaptivecache.autoconfigure.CacheTemplateBeans;
 import io.adaptivecache.micrometer.CacheTemplateMeters;
+import io.adaptivecache.micrometer.NearCacheMeters;
+import io.adaptivecache.spring.cache.AdaptiveCacheManager;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -37,5 +40,17 @@ public final class AdaptiveCacheMetricsAutoConfiguration {
             });
             switchers.addListener(meters::onSwitch);
         });
+    }
+
+    /**
+     * The near caches' meters ({@code cache.gets{tier=local|remote}}, evictions, invalidations, the
+     * invalidation lag and the rest, by Micrometer's cache conventions), bound as each Spring cache
+     * with a near cache is first used.
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "adaptiveNearCacheMeterBinder")
+    MeterBinder adaptiveNearCacheMeterBinder(ObjectProvider<AdaptiveCacheManager> cacheManagers) {
+        return registry -> cacheManagers.forEach(manager -> manager.onNearCache(
+                near -> NearCacheMeters.bind(near.template(), registry, Tags.of("backend", near.backend()))));
     }
 }
