@@ -59,9 +59,10 @@ class AdaptiveCacheStrategyPolicyTests {
                             .allSatisfy(event -> assertThat(event.evidence()).isEqualTo("the user's policy"));
                     assertThat(switchers.get("memcached").policy()).as("a template the provider does not answer for")
                             .isInstanceOf(ThresholdStrategyPolicy.class);
-                    assertThat(context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class).activeStrategy().type())
-                            .as("the default policy does not switch an idle template within its dwell")
-                            .isEqualTo(io.adaptivecache.strategy.StrategyType.MULTI);
+                    // Not its live strategy: the default policy may move an idle template to SINGLE on its own once
+                    // its dwell has passed, which a slow machine reaches while the Redis switch is awaited.
+                    assertThat(switchers.get("memcached").state().history()).as("no switch of memcached by the user's policy")
+                            .noneSatisfy(event -> assertThat(event.evidence()).isEqualTo("the user's policy"));
                 });
     }
 
