@@ -87,7 +87,7 @@ class NearCacheFaultIntegrationTests {
             load.strictFrom(System.nanoTime());
             hitsAtRecovery[0] = b.near().stats().localHits();
             flushes[1] = b.near().stats().flushes();
-            Thread.sleep(1500);
+            awaitLocalHitsAfterRecovery(b, hitsAtRecovery[0]);
         });
         NearCacheStalenessIntegrationTests.report("server killed and restarted, B " + strategy, result, b.near());
         assertThat(result.violations()).as("%s", result.examples()).isZero();
@@ -130,7 +130,7 @@ class NearCacheFaultIntegrationTests {
             flushes[1] = b.near().stats().flushes();
             await().atMost(Duration.ofSeconds(5)).until(() -> "during".equals(text(a.remote().get(cold))));
             coldAfterRecovery[0] = text(b.near().get(cold));
-            Thread.sleep(1500);
+            awaitLocalHitsAfterRecovery(b, hitsAtRecovery[0]);
         });
         NearCacheStalenessIntegrationTests.report("server frozen and thawed, B " + strategy + ", stopped serving "
                 + TimeUnit.NANOSECONDS.toMillis(noticedAfter[0]) + " ms into the freeze", result, b.near());
@@ -176,7 +176,7 @@ class NearCacheFaultIntegrationTests {
                     });
                     coldAfterRecovery[i] = text(b.near().get(cold));
                 }
-                Thread.sleep(600);
+                awaitLocalHitsAfterRecovery(b, b.near().stats().localHits());
             });
             NearCacheStalenessIntegrationTests.report("B's invalidation connection killed 3 times", result, b.near());
             assertThat(coldAfterRecovery).as("B's reads, after recovery, of a key written while B was not tracking")
@@ -216,7 +216,7 @@ class NearCacheFaultIntegrationTests {
                 proxy.delayMillis(0);
                 await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(5))
                         .until(() -> b.near().isServingLocally());
-                Thread.sleep(1000);
+                awaitLocalHitsAfterRecovery(b, b.near().stats().localHits());
             });
             NearCacheStalenessIntegrationTests.report("B's invalidation path stalled, stopped serving "
                     + TimeUnit.NANOSECONDS.toMillis(noticedAfter[0]) + " ms into the stall", result, b.near());
@@ -258,5 +258,15 @@ class NearCacheFaultIntegrationTests {
             }
         }
         return "";
+    }
+
+    /**
+     * Keeps the load running after recovery until B has answered 1,000 reads locally (at most 10 s),
+     * so that the strict phase covers local reads rather than a fixed time that a slow machine
+     * might spend without any.
+     */
+    private static void awaitLocalHitsAfterRecovery(NearInstances.Instance b, long hitsAtRecovery) {
+        await("B serving locally after recovery").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> b.near().stats().localHits() > hitsAtRecovery + 1000);
     }
 }
