@@ -53,8 +53,11 @@ class AdaptiveCacheStrategyPolicyTests {
                     AdaptiveCacheSwitchers switchers = context.getBean(AdaptiveCacheSwitchers.class);
                     ManagedCacheTemplate redisTemplate = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     assertThat(switchers.get("redis").policy()).isInstanceOf(AlwaysSingle.class);
+                    // The history gets its event once the switch has returned (after the old strategy's drain), a
+                    // moment after the new strategy went live: wait for both.
                     Awaitility.await("the switch the user's policy asked for").atMost(Duration.ofSeconds(10))
-                            .until(() -> redisTemplate.activeStrategy().equals(StrategySpec.single()));
+                            .until(() -> redisTemplate.activeStrategy().equals(StrategySpec.single())
+                                    && !switchers.get("redis").state().history().isEmpty());
                     assertThat(switchers.get("redis").state().history()).isNotEmpty()
                             .allSatisfy(event -> assertThat(event.evidence()).isEqualTo("the user's policy"));
                     assertThat(switchers.get("memcached").policy()).as("a template the provider does not answer for")

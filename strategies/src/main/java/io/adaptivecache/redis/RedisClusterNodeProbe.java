@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import io.adaptivecache.backend.NodeProbe;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.metrics.NodeSensors;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.Partitions;
@@ -85,7 +86,8 @@ final class RedisClusterNodeProbe implements NodeProbe {
 
     private String reason(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (cause instanceof TimeoutException) {
+        // Lettuce's own command timeout may fire first when it equals the probe's: the same silence, said the same way.
+        if (cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException) {
             return "no answer to PING within " + this.timeout.toMillis() + " ms";
         }
         return cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
