@@ -54,8 +54,9 @@ final class BenchmarkOptions {
 
             Verdicts (paired slices; --threads, --sizes, --networks, --timeout, --warm-up, --settle, --adaptive-*, --delay,
             --redis, --memcached and --out apply; every target runs in a JVM of its own):
-              --goals redis,memcached  compare in alternating slices and give each goal a verdict (also: overhead, quick;
-                                       --backends narrows a set to the goals on those servers)
+              --goals redis,memcached  compare in alternating slices and give each goal a verdict (also: near, overhead,
+                                       quick; --backends narrows a set to the goals on those servers; near loads with
+                                       95% gets of Zipf keys, the others with 80% gets of uniform keys)
               --pairs 20               the least cycles (pairs) per workload
               --max-pairs 40           the most, for a workload with an undecided goal
               --batch 5                cycles added at a time to such a workload

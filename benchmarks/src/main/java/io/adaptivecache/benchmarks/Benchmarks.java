@@ -152,11 +152,17 @@ public final class Benchmarks {
     static Path verdicts(BenchmarkOptions options) throws Exception {
         System.setProperty("java.awt.headless", "true");
         List<GoalSet> sets = options.goals.stream().map(GoalSet::named).toList();
+        if (sets.stream().map(GoalSet::mix).distinct().count() > 1) {
+            throw new IllegalArgumentException("Goal sets " + options.goals + " load their servers differently ("
+                    + sets.stream().map(each -> each.name() + ": " + each.mix().label()).collect(Collectors.joining(", "))
+                    + "); run them one at a time");
+        }
         GoalSet joined = sets.size() == 1 ? sets.get(0) : new GoalSet(options.goals.stream().collect(Collectors.joining("+")),
-                sets.stream().flatMap(each -> each.goals().stream()).toList());
+                sets.stream().flatMap(each -> each.goals().stream()).toList(), sets.get(0).mix(),
+                sets.stream().flatMap(each -> each.staleness().stream()).toList());
         // --backends narrows a set to the goals of those servers (by default every backend a set names).
         GoalSet set = new GoalSet(joined.name(), joined.goals().stream().filter(goal -> options.backends.contains(goal.backend()))
-                .toList());
+                .toList(), joined.mix(), joined.staleness().stream().filter(goal -> options.backends.contains(goal.backend())).toList());
         if (set.goals().isEmpty()) {
             throw new IllegalArgumentException("Goal set " + joined.name() + " has no goal on " + options.backends);
         }

@@ -63,14 +63,21 @@ class QuickBenchmarkIntegrationTests {
         String output = runJar(out, 5, "--quick", "--goals", "quick", "--out", out.toString());
 
         List<Slice> slices = SliceLog.read(out.resolve(SliceLog.FILE));
-        // Three target JVMs (ours, the peer, the peer's A/A twin), 1 and 50 callers, loopback and delayed, at least 4 cycles each.
-        assertThat(slices).extracting(Slice::target).containsOnly("ours-jedis-pooled-8", "jedis-pool-8", "jedis-pool-8#2");
+        // Four target JVMs (ours, the peer, the peer's A/A twin, our near cache), 1 and 50 callers, loopback and delayed, at
+        // least 4 cycles each.
+        assertThat(slices).extracting(Slice::target).containsOnly("ours-jedis-pooled-8", "jedis-pool-8", "jedis-pool-8#2",
+                "ours-near-adaptive-jedis");
         assertThat(slices).extracting(Slice::workload).extracting(workload -> workload.threads() + "/" + workload.network())
                 .containsOnly("1/LOOPBACK", "50/LOOPBACK", "1/DELAYED", "50/DELAYED");
-        assertThat(slices).hasSizeGreaterThanOrEqualTo(3 * 4 * 4);
+        assertThat(slices).hasSizeGreaterThanOrEqualTo(4 * 4 * 4);
         assertThat(slices).allSatisfy(slice -> assertThat(slice.operations()).as("%s", slice).isPositive());
         assertThat(slices).as("each cycle runs each target once").allSatisfy(slice -> assertThat(slices.stream()
-                .filter(other -> other.workload().equals(slice.workload()) && other.cycle() == slice.cycle()).count()).isEqualTo(3));
+                .filter(other -> other.workload().equals(slice.workload()) && other.cycle() == slice.cycle()).count()).isEqualTo(4));
+        // Only the target with a local tier measures staleness, and its probe's writes reach the file in every slice.
+        assertThat(slices).allSatisfy(slice -> assertThat(slice.staleness().measured())
+                .isEqualTo(slice.target().equals("ours-near-adaptive-jedis")));
+        assertThat(slices.stream().filter(slice -> slice.staleness().measured()))
+                .allSatisfy(slice -> assertThat(slice.staleness().histogram().getTotalCount()).as("%s", slice).isPositive());
 
         String verdicts = Files.readString(out.resolve("verdicts.md"), StandardCharsets.UTF_8);
         assertThat(verdicts).contains("A/A: jedis-pool-8 ÷ jedis-pool-8 in a second JVM", "## The machine during the slices",
@@ -84,6 +91,7 @@ class QuickBenchmarkIntegrationTests {
         for (String chart : List.of("verdicts-redis-loopback-100B.png", "verdicts-redis-delayed-100B.png")) {
             assertThat(readImage(out.resolve(chart)).getWidth()).as(chart).isGreaterThanOrEqualTo(600);
         }
+        assertThat(verdicts).contains("## Staleness under load", "| ours-near-adaptive-jedis | Redis · loopback · 100 B · 1 caller |");
         // The verdicts can be recomputed from the slices alone.
         assertThat(output).contains("Results: ");
     }

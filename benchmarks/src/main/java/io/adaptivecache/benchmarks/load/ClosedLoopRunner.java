@@ -17,8 +17,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs closed-loop callers against one client: each caller issues 80% gets and 20% sets of one
- * value over {@value #KEYS} keys, back to back, for a warm-up, an optional settling period and a
+ * Runs closed-loop callers against one client: each caller issues gets and sets of one value over
+ * {@value #KEYS} keys as the workload's {@link Mix} says (80% gets of uniform keys unless told
+ * otherwise), back to back, for a warm-up, an optional settling period and a
  * measured window. Latency is recorded per caller in its own HdrHistogram (no shared state on
  * the callers' path but two volatile reads) and merged afterwards; only calls that start and end
  * inside the window count. Client CPU is the process's CPU time over the window, which is the
@@ -80,7 +81,7 @@ public final class ClosedLoopRunner {
         List<Thread> threads = new ArrayList<>(workload.threads());
         long started = System.nanoTime();
         for (int i = 0; i < workload.threads(); i++) {
-            Caller caller = new Caller(client, value, 0x5eed + 31L * i + round);
+            Caller caller = new Caller(client, value, workload.mix(), 0x5eed + 31L * i + round);
             callers.add(caller);
             Thread thread = new Thread(caller, "bench-caller-" + i);
             thread.setDaemon(true);
@@ -195,15 +196,17 @@ public final class ClosedLoopRunner {
 
         private final LoadedClient client;
         private final byte[] value;
+        private final Mix mix;
         private final SplittableRandom random;
         private final Histogram latency = new Histogram(HIGHEST_MICROS, 3);
         private long errors;
         private long misses;
         private RuntimeException firstError;
 
-        Caller(LoadedClient client, byte[] value, long seed) {
+        Caller(LoadedClient client, byte[] value, Mix mix, long seed) {
             this.client = client;
             this.value = value;
+            this.mix = mix;
             this.random = new SplittableRandom(seed);
         }
 
@@ -215,8 +218,8 @@ public final class ClosedLoopRunner {
                 if (startPhase == STOPPED) {
                     return;
                 }
-                String key = keys[this.random.nextInt(KEYS)];
-                boolean read = this.random.nextInt(5) != 0;
+                String key = keys[this.mix.nextKey(this.random)];
+                boolean read = this.mix.nextIsRead(this.random);
                 long start = System.nanoTime();
                 RuntimeException failure = null;
                 boolean missed = false;

@@ -2,7 +2,9 @@ package io.adaptivecache.benchmarks.load;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 
@@ -11,6 +13,11 @@ import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisClusterCacheTemplates;
 import io.adaptivecache.strategy.StrategySpec;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 
 /** Writes every key of the key space with the workload's value before its cells run, so that gets hit from the first call. */
 public final class KeyspaceFiller {
@@ -55,6 +62,31 @@ public final class KeyspaceFiller {
                 }
             }
             CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
+        }
+    }
+
+    /**
+     * Fills one Redis hash with the key space, one field per key: the store of a client that keeps
+     * its entries in a hash (Redisson's maps), filled with the same keys and value as the others'.
+     * @param address the Redis server's {@code host:port}
+     * @param hash the hash's key
+     * @param value the value
+     */
+    public static void fillHash(String address, String hash, byte[] value) {
+        RedisClient client = RedisClient.create("redis://" + address);
+        try (StatefulRedisConnection<String, byte[]> connection = client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE))) {
+            connection.sync().del(hash);
+            Map<String, byte[]> batch = new HashMap<>();
+            for (int i = 0; i < ClosedLoopRunner.KEYS; i++) {
+                batch.put(ClosedLoopRunner.key(i), value);
+                if (batch.size() == 1000 || i == ClosedLoopRunner.KEYS - 1) {
+                    connection.sync().hset(hash, batch);
+                    batch.clear();
+                }
+            }
+        }
+        finally {
+            client.shutdown();
         }
     }
 }

@@ -53,6 +53,14 @@ public interface LoadedClient extends AutoCloseable {
         return List.of();
     }
 
+    /**
+     * How a client with a local tier measures the staleness of its reads, for the near-cache goals.
+     * @return the probe, or {@code null} for a client that reads from the server every time
+     */
+    default StalenessProbe stalenessProbe() {
+        return null;
+    }
+
     /** Closes every connection the client opened. */
     @Override
     void close();

@@ -55,7 +55,8 @@ public final class GoalTable {
         if (out != null) {
             System.setProperty("java.awt.headless", "true");
             GoalSet set = names.size() == 1 ? GoalSet.named(names.get(0)) : new GoalSet(String.join("+", names),
-                    names.stream().flatMap(name -> GoalSet.named(name).goals().stream()).toList());
+                    names.stream().flatMap(name -> GoalSet.named(name).goals().stream()).toList(), GoalSet.named(names.get(0)).mix(),
+                    names.stream().flatMap(name -> GoalSet.named(name).staleness().stream()).toList());
             Path directory = first == null ? null : first.toAbsolutePath().getParent();
             Map<Workload, Map<String, String>> warmUps = directory == null ? Map.of() : WarmUps.read(directory.resolve(WarmUps.FILE));
             Map<String, String> run = new LinkedHashMap<>();
@@ -86,6 +87,10 @@ public final class GoalTable {
         rows.forEach(row -> groups.computeIfAbsent(row.workload().group(), any -> new ArrayList<>()).add(row));
         groups.forEach((group, list) -> md.append("### ").append(group.title()).append("\n\n").append(VerdictReport.goalTable(list))
                 .append('\n'));
+        List<Verdicts.StalenessRow> staleness = Verdicts.staleness(set, slices, maxDisturbanceCores);
+        if (!staleness.isEmpty()) {
+            md.append("### Staleness under load\n\n").append(VerdictReport.stalenessTable(staleness)).append('\n');
+        }
         return md.toString();
     }
 }

@@ -18,6 +18,7 @@ import io.adaptivecache.benchmarks.load.KeyspaceFiller;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.load.Workload;
 import io.adaptivecache.benchmarks.servers.BenchmarkServers;
+import io.adaptivecache.benchmarks.targets.Targets;
 
 /**
  * A verdict run: for each workload, every target of the goal set's comparisons runs in a JVM of
@@ -70,12 +71,15 @@ public final class PairedRun {
                     byte[] value = new byte[size];
                     new SplittableRandom(size).nextBytes(value);
                     KeyspaceFiller.fill(backend, servers.address(backend, Network.LOOPBACK), value);
+                    if (targets.stream().anyMatch(target -> target.startsWith("redisson"))) {
+                        KeyspaceFiller.fillHash(servers.address(backend, Network.LOOPBACK), Targets.REDISSON_MAP, value);
+                    }
                     for (Network network : s.networks()) {
                         if (!backend.supports(network)) {
                             continue;
                         }
                         for (int threads : s.threads()) {
-                            Workload workload = new Workload(backend, network, size, threads);
+                            Workload workload = new Workload(backend, network, size, threads, this.goals.mix());
                             slices.addAll(runWorkload(workload, targets, servers.address(backend, network), log));
                         }
                     }
@@ -95,8 +99,8 @@ public final class PairedRun {
         Map<String, String> warmed = new LinkedHashMap<>();
         for (String target : targets) {
             WorkerProcess worker = this.workers.get(key(backend, target));
-            worker.call(String.format(Locale.ROOT, "open %s %s %s %s %d %d", hostPort[0], hostPort[1], backend.name(),
-                    workload.network().name(), workload.valueBytes(), workload.threads()), Duration.ofSeconds(60));
+            worker.call(String.format(Locale.ROOT, "open %s %s %s %s %d %d %s", hostPort[0], hostPort[1], backend.name(),
+                    workload.network().name(), workload.valueBytes(), workload.threads(), workload.mix().slug()), Duration.ofSeconds(60));
         }
         // Warm each alone, as it will be measured: JIT, connections, pools, and the adaptive strategy settled at this load.
         for (String target : targets) {
@@ -123,11 +127,11 @@ public final class PairedRun {
                 HostLoad.Share share = before == null || after == null ? HostLoad.Share.UNKNOWN : after.since(before);
                 Slice slice = new Slice(workload, cycle, position, target, Long.parseLong(f[0]), Double.parseDouble(f[1]),
                         Long.parseLong(f[2]), Double.parseDouble(f[4]), Double.parseDouble(f[5]), share.outside(), share.steal(),
-                        share.irq(), share.ours(), f[6], Integer.parseInt(f[7]));
+                        share.irq(), share.ours(), f[6], Integer.parseInt(f[7]), new Staleness(f[8]));
                 slices.add(slice);
                 log.append(slice);
-                if (slice.errors() > 0 && f.length > 8) {
-                    System.out.println("  " + target + ": " + slice.errors() + " errors, first: " + f[8]);
+                if (slice.errors() > 0 && f.length > 9) {
+                    System.out.println("  " + target + ": " + slice.errors() + " errors, first: " + f[9]);
                 }
             }
             if (cycle >= s.pairs() && ((cycle - s.pairs()) % s.batch() == 0 || cycle >= s.maxPairs())) {
@@ -137,7 +141,14 @@ public final class PairedRun {
                         rows.add(Verdicts.evaluate(goal, workload, slices, s.maxDisturbanceCores()));
                     }
                 }
-                long undecided = rows.stream().filter(Verdicts.Row::undecided).count();
+                List<Verdicts.StalenessRow> staleness = new ArrayList<>();
+                for (StalenessGoal goal : this.goals.staleness()) {
+                    if (goal.backend() == backend) {
+                        staleness.add(Verdicts.staleness(goal, workload, slices, s.maxDisturbanceCores()));
+                    }
+                }
+                long undecided = rows.stream().filter(Verdicts.Row::undecided).count()
+                        + staleness.stream().filter(Verdicts.StalenessRow::undecided).count();
                 // Dropped cycles are made up for: every row needs the least number of kept cycles, controls included.
                 long shortOfPairs = rows.stream().filter(row -> row.interval().pairs() < s.pairs()).count();
                 long dropped = slices.stream().filter(slice -> slice.disturbed(s.maxDisturbanceCores())).count();
@@ -148,6 +159,10 @@ public final class PairedRun {
                 if ((undecided == 0 && shortOfPairs == 0) || cycle >= s.maxPairs()) {
                     for (Verdicts.Row row : rows) {
                         System.out.printf(Locale.ROOT, "  %-75s %-24s %s%n", row.goal().label(), row.interval().format(), row.status());
+                    }
+                    for (Verdicts.StalenessRow row : staleness) {
+                        System.out.printf(Locale.ROOT, "  %-75s %-24s %s (max %.2f ms over %d writes)%n", "staleness p99 of "
+                                + row.goal().target(), row.p99Text(), row.verdict().word(), row.maxMillis(), row.writes());
                     }
                     break;
                 }

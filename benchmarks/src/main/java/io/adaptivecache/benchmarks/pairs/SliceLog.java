@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.Mix;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.load.Workload;
 
@@ -25,7 +26,7 @@ public final class SliceLog implements AutoCloseable {
     public static final String FILE = "slices.csv";
 
     private static final String HEADER = "backend,network,value_bytes,threads,cycle,position,target,operations,ops_per_s,errors,"
-            + "cpu_us_per_call,p99_us,outside_cores,steal_cores,irq_cores,ours_cores,strategy,switches";
+            + "cpu_us_per_call,p99_us,outside_cores,steal_cores,irq_cores,ours_cores,strategy,switches,mix,staleness";
 
     private final Writer writer;
 
@@ -47,11 +48,12 @@ public final class SliceLog implements AutoCloseable {
     public synchronized void append(Slice slice) {
         try {
             Workload workload = slice.workload();
-            this.writer.write(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%s,%d,%.1f,%d,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%s,%d%n",
+            this.writer.write(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%s,%d,%.1f,%d,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%s,%d,%s,%s%n",
                     workload.backend().name().toLowerCase(Locale.ROOT), workload.network().name().toLowerCase(Locale.ROOT),
                     workload.valueBytes(), workload.threads(), slice.cycle(), slice.position(), slice.target(), slice.operations(),
                     slice.opsPerSecond(), slice.errors(), slice.cpuMicrosPerCall(), slice.p99Micros(), slice.outsideCores(),
-                    slice.stealCores(), slice.irqCores(), slice.oursCores(), slice.strategy(), slice.switches()));
+                    slice.stealCores(), slice.irqCores(), slice.oursCores(), slice.strategy(), slice.switches(),
+                    workload.mix().slug(), slice.staleness().encoded()));
             this.writer.flush();
         }
         catch (IOException ex) {
@@ -73,12 +75,15 @@ public final class SliceLog implements AutoCloseable {
                 continue;
             }
             String[] f = line.split(",");
+            // Files written before the mix and staleness columns existed hold the default mix and no staleness.
+            Mix mix = f.length > 18 ? Mix.of(f[18]) : Mix.MIXED_UNIFORM;
+            Staleness staleness = f.length > 19 ? new Staleness(f[19]) : Staleness.NONE;
             Workload workload = new Workload(Backend.valueOf(f[0].toUpperCase(Locale.ROOT)), Network.valueOf(f[1].toUpperCase(Locale.ROOT)),
-                    Integer.parseInt(f[2]), Integer.parseInt(f[3]));
+                    Integer.parseInt(f[2]), Integer.parseInt(f[3]), mix);
             slices.add(new Slice(workload, Integer.parseInt(f[4]), Integer.parseInt(f[5]), f[6], Long.parseLong(f[7]),
                     Double.parseDouble(f[8]), Long.parseLong(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11]),
                     Double.parseDouble(f[12]), Double.parseDouble(f[13]), Double.parseDouble(f[14]), Double.parseDouble(f[15]), f[16],
-                    Integer.parseInt(f[17])));
+                    Integer.parseInt(f[17]), staleness));
         }
         return slices;
     }

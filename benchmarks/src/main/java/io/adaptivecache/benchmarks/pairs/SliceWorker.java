@@ -14,8 +14,10 @@ import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.CellResult;
 import io.adaptivecache.benchmarks.load.ClosedLoopRunner;
 import io.adaptivecache.benchmarks.load.LoadedClient;
+import io.adaptivecache.benchmarks.load.Mix;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.load.PhaseLoad;
+import io.adaptivecache.benchmarks.load.StalenessProbe;
 import io.adaptivecache.benchmarks.load.Workload;
 import io.adaptivecache.benchmarks.targets.BenchTarget;
 import io.adaptivecache.benchmarks.targets.Targets;
@@ -28,9 +30,10 @@ import io.adaptivecache.redis.RedisTransport;
  * standard output; its logging goes to standard error.
  *
  * <pre>
- * open HOST PORT BACKEND NETWORK VALUE_BYTES THREADS   opens a fresh client       → ok
+ * open HOST PORT BACKEND NETWORK VALUE_BYTES THREADS [MIX]  opens a fresh client  → ok
  * warm WARM_UP_MS SETTLE_MS                            loads it until warm/settled → ok STRATEGY SWITCHES
- * slice RAMP_MS MEASURE_MS                             one measured slice          → slice OPS OPS_PER_S ERRORS MISSES CPU_US_PER_CALL P99_US STRATEGY SWITCHES [ERROR]
+ * slice RAMP_MS MEASURE_MS                             one measured slice          → slice OPS OPS_PER_S ERRORS MISSES CPU_US_PER_CALL P99_US STRATEGY SWITCHES STALENESS [ERROR]
+ *                                                      (STALENESS: a local tier's probe histogram in Base64, or -)
  * close                                                closes the client           → ok
  * phase-open HOST PORT                                 opens a fresh client for a phase run, no caller yet → ok
  * phase CALLERS VALUE_BYTES LENGTH_MS WINDOW_MS        sets the running load and measures it → phase WHOLE_OPS_PER_S SETTLED_OPS_PER_S
@@ -78,7 +81,7 @@ public final class SliceWorker {
                             client.close();
                         }
                         workload = new Workload(Backend.valueOf(words[3]), Network.valueOf(words[4]), Integer.parseInt(words[5]),
-                                Integer.parseInt(words[6]));
+                                Integer.parseInt(words[6]), words.length > 7 ? Mix.of(words[7]) : Mix.MIXED_UNIFORM);
                         value = new byte[workload.valueBytes()];
                         new SplittableRandom(workload.valueBytes()).nextBytes(value);
                         client = target.open(words[1], Integer.parseInt(words[2]), workload.threads());
@@ -91,13 +94,26 @@ public final class SliceWorker {
                         replies.println("ok " + strategy(cell) + " " + cell.settling().switches());
                     }
                     case "slice" -> {
-                        CellResult cell = new ClosedLoopRunner(Duration.ofMillis(Long.parseLong(words[1])),
-                                Duration.ofMillis(Long.parseLong(words[2])), Duration.ZERO).run(targetId, client, workload, 0, value);
+                        StalenessProbe probe = client.stalenessProbe();
+                        if (probe != null) {
+                            probe.start();
+                        }
+                        CellResult cell;
+                        String staleness = Staleness.NONE.encoded();
+                        try {
+                            cell = new ClosedLoopRunner(Duration.ofMillis(Long.parseLong(words[1])),
+                                    Duration.ofMillis(Long.parseLong(words[2])), Duration.ZERO).run(targetId, client, workload, 0, value);
+                        }
+                        finally {
+                            if (probe != null) {
+                                staleness = Staleness.of(probe.stop()).encoded();
+                            }
+                        }
                         // Leave this slice's garbage out of this target's next slice.
                         System.gc();
-                        replies.println(String.format(Locale.ROOT, "slice %d %.1f %d %d %.3f %.0f %s %d%s", cell.operations(),
+                        replies.println(String.format(Locale.ROOT, "slice %d %.1f %d %d %.3f %.0f %s %d %s%s", cell.operations(),
                                 cell.opsPerSecond(), cell.errors(), cell.misses(), cell.cpuMicrosPerOperation(), cell.p99Micros(),
-                                strategy(cell), cell.settling().switches(),
+                                strategy(cell), cell.settling().switches(), staleness,
                                 cell.firstError() == null ? "" : " " + cell.firstError().replaceAll("\\s+", "_")));
                     }
                     case "phase-open" -> {

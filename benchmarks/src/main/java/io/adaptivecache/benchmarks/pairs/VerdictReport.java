@@ -58,6 +58,16 @@ public final class VerdictReport {
             RatioCharts.write(out.resolve(chartName(group.getKey())), "Ratios with 95% intervals · " + group.getKey().title(),
                     panels(group.getValue()));
         }
+        List<Verdicts.StalenessRow> staleness = Verdicts.staleness(set, slices, maxDisturbanceCores);
+        if (!staleness.isEmpty()) {
+            md.append("## Staleness under load\n\n");
+            md.append("While a target with a local tier runs its slice, a second client without one (another application instance)"
+                    + " writes a probe key every 5 ms and the local tier is read for it every 0.2 ms (the figures' resolution). A"
+                    + " write's staleness is how long after it completed the local tier still served an older value. Per workload:"
+                    + " the 99th percentile over every write of the kept slices, its 95% interval (resampling slices), the largest,"
+                    + " and the verdict against the bound.\n\n");
+            md.append(stalenessTable(staleness)).append('\n');
+        }
         md.append("## Each target's figures\n\n");
         md.append("Median over the kept slices, with the 95% interval: calls per second, and the target JVM's CPU time per call.\n\n");
         md.append(figures(slices, maxDisturbanceCores)).append('\n');
@@ -119,6 +129,23 @@ public final class VerdictReport {
                 md.append(' ').append(row == null ? "" : cell(row)).append(" |");
             }
             md.append('\n');
+        }
+        return md.toString();
+    }
+
+    static String stalenessTable(List<Verdicts.StalenessRow> rows) {
+        StringBuilder md = new StringBuilder("| target | workload | writes (slices kept/measured) | p99 [95%] | max | goal | verdict |\n"
+                + "|---|---|---:|---:|---:|---|---|\n");
+        for (Verdicts.StalenessRow row : rows) {
+            String verdict = row.verdict().word();
+            if (row.verdict() == Verdict.MET || row.verdict() == Verdict.MISSED) {
+                verdict = "**" + verdict + "**";
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %s · %d %s | %d (%d/%d) | %s | %s | %s | %s |%n", row.goal().target(),
+                    row.workload().group().title(), row.workload().threads(), row.workload().threads() == 1 ? "caller" : "callers",
+                    row.writes(), row.p99Millis().pairs(), row.slices(),
+                    row.p99Text(), Double.isNaN(row.maxMillis()) ? "–" : String.format(Locale.ROOT, "%.2f ms", row.maxMillis()),
+                    row.goal().goalText(row.workload().threads()), verdict));
         }
         return md.toString();
     }

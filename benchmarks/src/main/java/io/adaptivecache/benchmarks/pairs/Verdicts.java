@@ -141,4 +141,119 @@ public final class Verdicts {
             return this.verdict.word();
         }
     }
+
+    /**
+     * Every staleness goal of a set on every workload the slices cover.
+     * @param set the goals
+     * @param slices the slices of one or more runs
+     * @param maxDisturbanceCores outside CPU plus steal above which a slice is dropped
+     * @return one row per staleness goal and workload
+     */
+    public static List<StalenessRow> staleness(GoalSet set, List<Slice> slices, double maxDisturbanceCores) {
+        Map<Workload, List<Slice>> byWorkload = new LinkedHashMap<>();
+        slices.forEach(slice -> byWorkload.computeIfAbsent(slice.workload(), any -> new ArrayList<>()).add(slice));
+        List<StalenessRow> rows = new ArrayList<>();
+        for (StalenessGoal goal : set.staleness()) {
+            byWorkload.keySet().stream().filter(workload -> workload.backend() == goal.backend())
+                    .sorted(Comparator.comparing((Workload workload) -> workload.network()).thenComparing(Workload::valueBytes)
+                            .thenComparing(Workload::threads))
+                    .forEach(workload -> rows.add(staleness(goal, workload, byWorkload.get(workload), maxDisturbanceCores)));
+        }
+        return rows;
+    }
+
+    /**
+     * One staleness goal on one workload: the 99th percentile of every write's staleness over the
+     * target's kept slices (pooled), with a 95% interval from resampling those slices (a write's
+     * staleness depends on what else ran in its slice, so slices, not writes, are the independent
+     * units), and the largest staleness seen.
+     * @param goal the goal
+     * @param workload the workload
+     * @param slices that workload's slices
+     * @param maxDisturbanceCores outside CPU plus steal above which a slice is dropped
+     * @return the row
+     */
+    public static StalenessRow staleness(StalenessGoal goal, Workload workload, List<Slice> slices, double maxDisturbanceCores) {
+        List<long[]> kept = new ArrayList<>();
+        int measured = 0;
+        int disturbed = 0;
+        for (Slice slice : slices) {
+            if (!slice.target().equals(goal.target()) || !slice.staleness().measured()) {
+                continue;
+            }
+            measured++;
+            if (slice.disturbed(maxDisturbanceCores)) {
+                disturbed++;
+                continue;
+            }
+            if (slice.usable()) {
+                kept.add(slice.staleness().values());
+            }
+        }
+        long writes = kept.stream().mapToLong(values -> values.length).sum();
+        if (writes == 0) {
+            return new StalenessRow(goal, workload, Interval.EMPTY, Double.NaN, 0, measured, disturbed,
+                    Double.isNaN(goal.threshold(workload.threads())) ? Verdict.NONE : Verdict.UNDECIDED);
+        }
+        double p99 = p99Millis(kept);
+        long max = kept.stream().mapToLong(values -> values.length == 0 ? 0 : values[values.length - 1]).max().orElse(0);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(0x5eedL * 17 + kept.size());
+        double[] resampled = new double[Interval.RESAMPLES / 2];
+        List<long[]> sample = new ArrayList<>(kept.size());
+        for (int r = 0; r < resampled.length; r++) {
+            sample.clear();
+            for (int i = 0; i < kept.size(); i++) {
+                sample.add(kept.get(random.nextInt(kept.size())));
+            }
+            resampled[r] = p99Millis(sample);
+        }
+        java.util.Arrays.sort(resampled);
+        Interval interval = new Interval(p99, Math.min(p99, resampled[(int) Math.floor(0.025 * (resampled.length - 1))]),
+                Math.max(p99, resampled[(int) Math.ceil(0.975 * (resampled.length - 1))]), kept.size());
+        Verdict verdict = Verdict.of(interval, goal.threshold(workload.threads()), false);
+        return new StalenessRow(goal, workload, interval, max / 1000.0, writes, measured, disturbed, verdict);
+    }
+
+    private static double p99Millis(List<long[]> slices) {
+        int total = slices.stream().mapToInt(values -> values.length).sum();
+        long[] pooled = new long[total];
+        int at = 0;
+        for (long[] values : slices) {
+            System.arraycopy(values, 0, pooled, at, values.length);
+            at += values.length;
+        }
+        java.util.Arrays.sort(pooled);
+        // The nearest-rank 99th percentile: the smallest value with at least 99% of the writes at or below it.
+        int rank = (int) Math.ceil(0.99 * total);
+        return pooled[Math.max(0, rank - 1)] / 1000.0;
+    }
+
+    /**
+     * One staleness goal's result on one workload.
+     * @param goal the goal
+     * @param workload the workload
+     * @param p99Millis the pooled 99th percentile of per-write staleness, in milliseconds, with its 95% interval
+     * @param maxMillis the largest per-write staleness of the kept slices
+     * @param writes the probe's writes in the kept slices
+     * @param slices the target's slices on this workload
+     * @param disturbed those dropped as disturbed
+     * @param verdict the verdict ({@link Verdict#NONE} without a bound)
+     */
+    public record StalenessRow(StalenessGoal goal, Workload workload, Interval p99Millis, double maxMillis, long writes, int slices,
+            int disturbed, Verdict verdict) {
+
+        /** @return whether this row still needs slices */
+        public boolean undecided() {
+            return this.verdict == Verdict.UNDECIDED;
+        }
+
+        /** @return for example {@code 1.20 ms [0.90, 1.60]} */
+        public String p99Text() {
+            if (this.p99Millis.pairs() == 0) {
+                return "–";
+            }
+            return String.format(java.util.Locale.ROOT, "%.2f ms [%.2f, %.2f]", this.p99Millis.median(), this.p99Millis.low(),
+                    this.p99Millis.high());
+        }
+    }
 }

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.Mix;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.load.Workload;
 
@@ -29,10 +30,10 @@ final class WarmUps {
     static void append(Path directory, Workload workload, Map<String, String> settled) {
         try {
             Path file = directory.resolve(FILE);
-            StringBuilder lines = new StringBuilder(Files.exists(file) ? "" : "backend,network,value_bytes,threads,target,settled\n");
-            settled.forEach((target, text) -> lines.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%s%n",
+            StringBuilder lines = new StringBuilder(Files.exists(file) ? "" : "backend,network,value_bytes,threads,target,settled,mix\n");
+            settled.forEach((target, text) -> lines.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%s,%s%n",
                     workload.backend().name().toLowerCase(Locale.ROOT), workload.network().name().toLowerCase(Locale.ROOT),
-                    workload.valueBytes(), workload.threads(), target, text.replace(',', ' '))));
+                    workload.valueBytes(), workload.threads(), target, text.replace(',', ' '), workload.mix().slug())));
             Files.writeString(file, lines, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         }
         catch (IOException ex) {
@@ -47,12 +48,12 @@ final class WarmUps {
         }
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         for (String line : lines.subList(1, lines.size())) {
-            String[] f = line.split(",", 6);
+            String[] f = line.split(",", 7);
             if (f.length < 6) {
                 continue;
             }
             Workload workload = new Workload(Backend.valueOf(f[0].toUpperCase(Locale.ROOT)), Network.valueOf(f[1].toUpperCase(Locale.ROOT)),
-                    Integer.parseInt(f[2]), Integer.parseInt(f[3]));
+                    Integer.parseInt(f[2]), Integer.parseInt(f[3]), f.length > 6 ? Mix.of(f[6].trim()) : Mix.MIXED_UNIFORM);
             warmUps.computeIfAbsent(workload, any -> new LinkedHashMap<>()).put(f[4], f[5]);
         }
         return warmUps;

@@ -70,7 +70,7 @@ public final class Charts {
             List<Double> y = new ArrayList<>();
             for (int threads : results.threads(group)) {
                 Optional<CellSummary> summary = results.summary(target,
-                        new Workload(group.backend(), group.network(), group.valueBytes(), threads));
+                        new Workload(group.backend(), group.network(), group.valueBytes(), threads, group.mix()));
                 if (summary.isPresent() && figure.applyAsDouble(summary.get()) > 0) {
                     x.add((double) threads);
                     y.add(figure.applyAsDouble(summary.get()));

@@ -203,7 +203,7 @@ public final class MarkdownReport {
     }
 
     private static Workload workload(Workload.Group group, int threads) {
-        return new Workload(group.backend(), group.network(), group.valueBytes(), threads);
+        return new Workload(group.backend(), group.network(), group.valueBytes(), threads, group.mix());
     }
 
     static String throughput(CellSummary cell) {

@@ -23,6 +23,12 @@ import io.adaptivecache.strategy.StrategySpec;
  */
 public final class Targets {
 
+    /**
+     * The Redis hash that holds the Redisson target's map: a run fills it with the key space
+     * ({@link io.adaptivecache.benchmarks.load.KeyspaceFiller#fillHash}) as it fills the keys of the others.
+     */
+    public static final String REDISSON_MAP = "bench-near";
+
     /** The id of adaptive-cache in adaptive mode, on either backend. */
     public static final String ADAPTIVE = "ours-adaptive";
 
@@ -62,6 +68,12 @@ public final class Targets {
         targets.add(new BenchTarget("ours-adaptive-jedis", "CacheTemplate, adaptive with blocking Jedis POOLED (starts MULTI(" + cores
                 + "))", redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(
                         redis(host, port, timeout, multi, RedisDriver.JEDIS), timings)));
+        // Local tiers, for the read-heavy near-cache goals: ours over the default template, and Redisson's.
+        targets.add(new BenchTarget("ours-near-adaptive-jedis", "near cache (Redis invalidations) over the CacheTemplate, adaptive with"
+                + " blocking Jedis POOLED", redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> NearCacheClients.ours(host, port,
+                        timeout, redis(host, port, timeout, multi, RedisDriver.JEDIS), timings)));
+        targets.add(new BenchTarget("redisson-local", "Redisson RLocalCachedMap (invalidate on change, LRU of 10,000, cleared on"
+                + " reconnect)", redis, Kind.PEER, (host, port, threads) -> NearCacheClients.redisson(host, port, timeout)));
         targets.add(new BenchTarget("lettuce-single", "Lettuce by hand, one shared connection", redis, Kind.HAND_WRITTEN,
                 (host, port, threads) -> LettuceClients.shared(host, port, timeout)));
         targets.add(new BenchTarget("lettuce-multi", "Lettuce by hand, " + cores + " connections round-robin", redis,

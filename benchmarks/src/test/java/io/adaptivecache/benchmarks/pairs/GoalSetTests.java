@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.Mix;
 import io.adaptivecache.benchmarks.targets.Targets;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class GoalSetTests {
     @Test
     void everyTargetOfEveryGoalSetIsInTheCatalogSoThatARunCannotFailHoursIn() {
         Duration any = Duration.ofSeconds(1);
-        for (String name : List.of("redis", "memcached", "overhead", "quick")) {
+        for (String name : List.of("redis", "memcached", "near", "overhead", "quick")) {
             GoalSet set = GoalSet.named(name);
             for (Backend backend : set.backends()) {
                 Set<String> catalog = Targets.all(2, any, any, any, any).stream().filter(target -> target.backend() == backend)
@@ -32,7 +33,7 @@ class GoalSetTests {
 
     @Test
     void everyGoalSetHasAnAAControlPerBackend() {
-        for (String name : List.of("redis", "memcached", "overhead", "quick")) {
+        for (String name : List.of("redis", "memcached", "near", "overhead", "quick")) {
             GoalSet set = GoalSet.named(name);
             for (Backend backend : set.backends()) {
                 assertThat(set.goals()).as(name).anyMatch(goal -> goal.control() && goal.backend() == backend);
@@ -42,6 +43,16 @@ class GoalSetTests {
 
     @Test
     void anUnknownSetIsRefusedNamingTheKnownOnes() {
-        assertThatIllegalArgumentException().isThrownBy(() -> GoalSet.named("fast")).withMessageContaining("redis, memcached, overhead, quick");
+        assertThatIllegalArgumentException().isThrownBy(() -> GoalSet.named("fast")).withMessageContaining("redis, memcached, near, overhead, quick");
+    }
+
+    @Test
+    void theNearSetLoadsReadHeavyZipfKeysAndBoundsTheStalenessOfOurNearCache() {
+        GoalSet near = GoalSet.named("near");
+        assertThat(near.mix()).isEqualTo(Mix.READ_HEAVY_ZIPF);
+        assertThat(near.staleness()).anyMatch(goal -> goal.target().equals("ours-near-adaptive-jedis") && goal.threshold(8) == 10.0
+                && goal.threshold(50) == 10.0);
+        assertThat(near.targets(Backend.REDIS)).contains("ours-near-adaptive-jedis", "ours-adaptive-jedis", "redisson-local");
+        assertThat(GoalSet.named("redis").mix()).isEqualTo(Mix.MIXED_UNIFORM);
     }
 }
