@@ -151,21 +151,21 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** The bundle named under adaptive-cache.redis.ssl, or Spring Data Redis's when its settings are the ones reused. */
-    private static @Nullable String sslBundleName(AdaptiveCacheRedisProperties redis, Binder binder) {
+    static @Nullable String sslBundleName(AdaptiveCacheRedisProperties redis, Binder binder) {
         if (redis.getSsl().getBundle() != null || redis.hasConnectionSettings()) {
             return redis.getSsl().getBundle();
         }
         return binder.bind("spring.data.redis.ssl.bundle", String.class).orElse(null);
     }
 
-    private static RedisURI withSsl(RedisURI uri, @Nullable String bundleName) {
+    static RedisURI withSsl(RedisURI uri, @Nullable String bundleName) {
         if (bundleName != null) {
             uri.setSsl(true);
         }
         return uri;
     }
 
-    private static SslBundle sslBundle(String bundleName, ObjectProvider<SslBundles> sslBundles) {
+    static SslBundle sslBundle(String bundleName, ObjectProvider<SslBundles> sslBundles) {
         SslBundles bundles = sslBundles.getIfAvailable();
         if (bundles == null) {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".ssl.bundle", bundleName,
@@ -181,7 +181,7 @@ class RedisCacheTemplateConfiguration {
     }
 
     /** Lettuce's TLS settings from an SSL bundle, as Spring Boot's own Lettuce configuration makes them. */
-    private static java.util.Optional<SslOptions> sslOptions(@Nullable String bundleName, ObjectProvider<SslBundles> sslBundles) {
+    static java.util.Optional<SslOptions> sslOptions(@Nullable String bundleName, ObjectProvider<SslBundles> sslBundles) {
         if (bundleName == null) {
             return java.util.Optional.empty();
         }

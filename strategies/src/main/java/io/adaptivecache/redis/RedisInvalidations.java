@@ -9,10 +9,12 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the Redis {@link InvalidationSource} of near caches
@@ -60,6 +62,7 @@ public final class RedisInvalidations {
         private Duration maxReconnectDelay = Duration.ofSeconds(1);
         private ClientResources resources;
         private RedisTransport transport = RedisTransport.AUTO;
+        private @Nullable SslOptions sslOptions;
 
         private Builder() {
         }
@@ -166,6 +169,21 @@ public final class RedisInvalidations {
         }
 
         /**
+         * Lettuce's TLS settings for a {@code rediss://} URI (trust and key material, protocols,
+         * ciphers): give it the template's ({@code clientOptions(options -> options.sslOptions(...))}),
+         * so that the invalidation connection trusts what the template's connections trust;
+         * default: the JVM's. TLS itself is turned on by the URI. The source's other client options
+         * are its own and cannot be changed: it needs RESP3, and no automatic reconnect since it
+         * reconnects by itself to turn tracking on again.
+         * @param sslOptions the TLS settings
+         * @return this builder
+         */
+        public Builder sslOptions(SslOptions sslOptions) {
+            this.sslOptions = Objects.requireNonNull(sslOptions, "sslOptions");
+            return this;
+        }
+
+        /**
          * Starts the source: connects and waits for the first attempt (at most the connect
          * timeout). If the server cannot be reached it keeps trying in the background, and near
          * caches read from the server until it succeeds.
@@ -180,14 +198,17 @@ public final class RedisInvalidations {
             RedisURI connectTo = RedisURI.builder(this.uri).withTimeout(this.connectTimeout)
                     .withClientName("adaptive-cache-invalidations-" + this.name).build();
             RedisClient client = RedisClient.create(clientResources);
-            client.setOptions(ClientOptions.builder()
+            ClientOptions.Builder options = ClientOptions.builder()
                     .protocolVersion(ProtocolVersion.RESP3)
                     // The source reconnects by itself, so that tracking is turned on again before anything is served.
                     .autoReconnect(false)
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .socketOptions(SocketOptions.builder().tcpNoDelay(true).connectTimeout(this.connectTimeout).build())
-                    .timeoutOptions(TimeoutOptions.enabled(this.connectTimeout))
-                    .build());
+                    .timeoutOptions(TimeoutOptions.enabled(this.connectTimeout));
+            if (this.sslOptions != null) {
+                options.sslOptions(this.sslOptions);
+            }
+            client.setOptions(options.build());
             ClientResources owned = clientResources == this.resources ? null : clientResources;
             Runnable shutdown = () -> {
                 client.shutdown(0, 2, TimeUnit.SECONDS);

@@ -26,6 +26,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
@@ -134,7 +135,7 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
 
     /**
      * The Redis invalidation source of the near caches: one connection per application instance to
-     * the Redis template's server, shared by every near cache on it. Made only when a Spring cache
+     * the Redis template's server, with its TLS and SSL bundle, shared by every near cache on it. Made only when a Spring cache
      * stored in Redis has a near cache and Caffeine is present; closed after the near caches (the
      * cache manager, made after it) and before the template (which it depends on).
      */
@@ -144,8 +145,9 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
     @ConditionalOnClass(name = CAFFEINE)
     @Conditional(NearCacheOnRedisCondition.class)
     InvalidationSource redisInvalidationSource(@Qualifier(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE) CacheTemplate redisTemplate,
-            AdaptiveCacheRedisProperties redis, AdaptiveCacheSpringCacheProperties cache, Environment environment) {
-        return RedisInvalidationSources.start(redis, environment, cache.getNear().getHeartbeatInterval(),
+            AdaptiveCacheRedisProperties redis, AdaptiveCacheSpringCacheProperties cache, Environment environment,
+            ObjectProvider<SslBundles> sslBundles) {
+        return RedisInvalidationSources.start(redis, environment, sslBundles, cache.getNear().getHeartbeatInterval(),
                 cache.getNear().getHeartbeatTimeout());
     }
 

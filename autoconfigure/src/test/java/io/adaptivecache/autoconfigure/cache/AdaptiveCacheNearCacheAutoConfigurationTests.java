@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  */
 class AdaptiveCacheNearCacheAutoConfigurationTests {
 
-    private static final int READS = 200;
+    static final int READS = 200;
 
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
@@ -197,14 +197,14 @@ class AdaptiveCacheNearCacheAutoConfigurationTests {
                 });
     }
 
-    private static NearCacheTemplate nearCache(ApplicationContext context, String cacheName) {
+    static NearCacheTemplate nearCache(ApplicationContext context, String cacheName) {
         AdaptiveCache cache = (AdaptiveCache) context.getBean(AdaptiveCacheManager.class).getCache(cacheName);
         assertThat(cache.getNativeCache()).isInstanceOf(NearCacheTemplate.class);
         return (NearCacheTemplate) cache.getNativeCache();
     }
 
     /** The near cache once its invalidation connection tracks its prefix: before that it does not serve. */
-    private static NearCacheTemplate servingNearCache(ApplicationContext context, String cacheName) {
+    static NearCacheTemplate servingNearCache(ApplicationContext context, String cacheName) {
         NearCacheTemplate near = nearCache(context, cacheName);
         await().atMost(Duration.ofSeconds(10)).until(near::isServingLocally);
         return near;
@@ -215,7 +215,7 @@ class AdaptiveCacheNearCacheAutoConfigurationTests {
      * read, kept and then dropped by the server's report of that very store (its own write comes
      * back as an invalidation), so the first local hit can take a few reads.
      */
-    private static void readUntilServedLocally(NameService service, NearCacheTemplate near) {
+    static void readUntilServedLocally(NameService service, NearCacheTemplate near) {
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10)).until(() -> {
             service.find(1);
             return near.stats().localHits() > 0;
@@ -223,7 +223,7 @@ class AdaptiveCacheNearCacheAutoConfigurationTests {
     }
 
     /** GET calls the server has served, from INFO commandstats (none yet: no line). */
-    private static long getCalls(RedisServer server) {
+    static long getCalls(RedisServer server) {
         try {
             String stats = server.info("commandstats", "cmdstat_get");
             return Long.parseLong(stats.substring(stats.indexOf("calls=") + 6, stats.indexOf(',')));
