@@ -116,6 +116,12 @@ public final class Benchmarks {
                         byte[] value = new byte[size];
                         new SplittableRandom(size).nextBytes(value);
                         KeyspaceFiller.fill(backend, servers.address(backend, Network.LOOPBACK), value);
+                        if (backend == Backend.REDIS) {
+                            // The near-cache targets' own key space and Redisson's map (see Targets).
+                            KeyspaceFiller.fill(backend, servers.address(backend, Network.LOOPBACK), value,
+                                    index -> Targets.NEAR_KEY_PREFIX + index);
+                            KeyspaceFiller.fillHash(servers.address(backend, Network.LOOPBACK), Targets.REDISSON_MAP, value);
+                        }
                         for (Network network : options.networks) {
                             if (!backend.supports(network)) {
                                 continue;

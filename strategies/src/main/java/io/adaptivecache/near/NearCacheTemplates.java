@@ -3,6 +3,7 @@ package io.adaptivecache.near;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.management.ManagedCacheTemplate;
 
@@ -54,7 +55,10 @@ public final class NearCacheTemplates {
                         + " live bounds how stale a local copy can be.");
             }
         }
-        LocalTier tier = new LocalTier(settings, settings.timeToLive().toNanos());
+        // An own set may keep its value only where a set that returns was executed: a FAIL_FAST template's (in DEGRADE
+        // mode a failed set returns too, skipped), never a template of unknown kind.
+        boolean writeThrough = template instanceof ManagedCacheTemplate managed && managed.failureMode() == CacheFailureMode.FAIL_FAST;
+        LocalTier tier = new LocalTier(settings, settings.timeToLive().toNanos(), writeThrough);
         InvalidationSubscription subscription = invalidations.subscribe(tier.prefixes().prefixes(), tier);
         return new NearCachingTemplate(name(template, settings), template, tier, subscription, invalidations.stalenessBound(),
                 "invalidated by " + invalidations.describe());

@@ -16,6 +16,7 @@ import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.ValueCodec;
 import io.adaptivecache.template.TypedViews;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link NearCacheTemplate}: a {@link LocalTier} in front of a remote template, serving only
@@ -45,6 +46,11 @@ final class NearCachingTemplate implements NearCacheTemplate {
         this.subscription = Objects.requireNonNull(subscription, "subscription");
         this.stalenessBound = Objects.requireNonNull(stalenessBound, "stalenessBound");
         this.description = description;
+    }
+
+    /** The local tier, for tests in this package. */
+    LocalTier tier() {
+        return tier;
     }
 
     // ---- reads
@@ -256,23 +262,61 @@ final class NearCachingTemplate implements NearCacheTemplate {
         return covered ? write.whenComplete((result, failure) -> tier.afterWrite(key)) : write;
     }
 
+    // A set that completes may keep its own value (a write-through tier, see LocalTier): the next read of this instance
+    // then needs no round trip. Only while serving, and only for a value that lives on the server at least as long as
+    // a local copy would (a shorter server-side expiry is left to the server).
+
     @Override
     public void set(String key, byte[] value, Duration ttl) {
-        boolean covered = beforeWrite(key);
+        if (!tier.covers(key)) {
+            remote.set(key, value, ttl);
+            return;
+        }
+        LocalTier.WriteTicket ticket = subscription.isServing() ? tier.beforeSet(key) : null;
+        if (ticket == null) {
+            tier.beforeWrite(key);
+        }
+        boolean written = false;
         try {
             remote.set(key, value, ttl);
+            written = true;
         }
         finally {
-            if (covered) {
-                tier.afterWrite(key);
-            }
+            tier.afterSet(key, ticket, written && ticket != null ? ownCopy(value, ttl) : null);
         }
     }
 
     @Override
     public CompletableFuture<Void> setAsync(String key, byte[] value, Duration ttl) {
-        boolean covered = beforeWrite(key);
-        return afterWrite(key, covered, remote.setAsync(key, value, ttl));
+        if (!tier.covers(key)) {
+            return remote.setAsync(key, value, ttl);
+        }
+        LocalTier.WriteTicket ticket = subscription.isServing() ? tier.beforeSet(key) : null;
+        if (ticket == null) {
+            tier.beforeWrite(key);
+        }
+        // Copied now: the caller may change its array once the call has returned.
+        byte[] copy = ticket != null ? ownCopy(value, ttl) : null;
+        CompletableFuture<Void> write;
+        try {
+            write = remote.setAsync(key, value, ttl);
+        }
+        catch (RuntimeException ex) {
+            // Refused before anything was sent (bad input): nothing in flight any more.
+            tier.afterSet(key, ticket, null);
+            throw ex;
+        }
+        return write.whenComplete((result, failure) -> tier.afterSet(key, ticket,
+                failure == null && subscription.isServing() ? copy : null));
+    }
+
+    /** The value to keep after an own set, or {@code null} to keep nothing. */
+    private byte @Nullable [] ownCopy(byte[] value, Duration ttl) {
+        if (value == null || ttl == null || !subscription.isServing()
+                || !(ttl.isZero() || ttl.toNanos() >= tier.timeToLiveNanos())) {
+            return null;
+        }
+        return value.clone();
     }
 
     @Override

@@ -62,6 +62,9 @@ class NearCacheMetersIntegrationTests {
             near.get("users:1");
             return near.stats().localHits() > 0;
         });
+        // Written by another instance (straight to the server): read from the server, then kept.
+        template.set("users:2", value, Duration.ZERO);
+        near.get("users:2");
         near.get("users:absent");
         double localHits = counter("cache.gets", "tier", "local", "result", "hit");
         assertThat(localHits).isEqualTo(near.stats().localHits()).isPositive();

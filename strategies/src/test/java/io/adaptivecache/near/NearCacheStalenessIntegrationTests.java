@@ -75,6 +75,19 @@ class NearCacheStalenessIntegrationTests {
         assertWithinBounds(result, b.near());
     }
 
+    @Test
+    void staysWithinTheBoundsWhenTheReaderWritesTheSameKeysToo() throws Exception {
+        // B keeps its own writes locally, each awaiting its echo; A's next write of the key must still drop B's copy.
+        NearInstances.Instance a = instances.start("a", Strategy.MULTI.template);
+        NearInstances.Instance b = instances.start("b", Strategy.MULTI.template);
+        StalenessLoad load = new StalenessLoad(a.near(), b.near(), b.near(), NearInstances.PREFIX + "both-write:", 32,
+                b.near().stalenessBound());
+        StalenessLoad.Result result = load.run(2, 3, Duration.ofMillis(1), () -> Thread.sleep(LOAD.toMillis()));
+        report("B writing every other version too (bound " + b.near().stalenessBound().toMillis() + " ms)", result, b.near());
+        assertWithinBounds(result, b.near());
+        assertThat(((NearCachingTemplate) b.near()).tier().ownWritesKept.sum()).as("B's own writes kept locally").isPositive();
+    }
+
     @ParameterizedTest
     @EnumSource(value = RedisDriver.class)
     void staysWithinTheBoundsWhileBothInstancesSwitchStrategies(RedisDriver pooledDriver) throws Exception {

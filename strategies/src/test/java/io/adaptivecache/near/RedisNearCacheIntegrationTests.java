@@ -110,6 +110,49 @@ class RedisNearCacheIntegrationTests {
         await().atMost(Duration.ofSeconds(3)).until(() -> a.near().get(key) == null);
     }
 
+    @Test
+    void ownSetsShouldMostlyBeServedLocallyWithoutARoundTripWhileAnotherInstancesLaterWritesStillReachThem() {
+        int keys = 20;
+        long gets = getCalls();
+        for (int i = 0; i < keys; i++) {
+            String key = NearInstances.PREFIX + "write-through:" + i;
+            long echoes = a.near().stats().serverInvalidations();
+            a.near().set(key, bytes("mine"), NO_TTL);
+            // Its echo (the server's report of this very write) comes on A's invalidation connection and must not drop it.
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> a.near().stats().serverInvalidations() > echoes);
+            for (int read = 0; read < 5; read++) {
+                assertThat(text(a.near().get(key))).isEqualTo("mine");
+            }
+        }
+        // A tier that does not keep its own writes reads each key once from the server. One that does may still have to,
+        // when the echo overtook the write's reply (it cannot tell the echo from a later write then, so it keeps nothing).
+        assertThat(getCalls() - gets).as("GETs the server executed for A's reads of its own %d writes", keys)
+                .isLessThanOrEqualTo(keys / 2);
+
+        for (int i = 0; i < keys; i++) {
+            String key = NearInstances.PREFIX + "write-through:" + i;
+            long reports = a.near().stats().serverInvalidations();
+            b.near().set(key, bytes("theirs"), NO_TTL);
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> a.near().stats().serverInvalidations() > reports);
+            assertThat(text(a.near().get(key))).as("A's read once B's write of %s was reported to it", key).isEqualTo("theirs");
+        }
+    }
+
+    private static long getCalls() {
+        String stat;
+        try {
+            stat = redis.server().info("commandstats", "cmdstat_get");
+        }
+        catch (IllegalStateException ex) {
+            return 0; // no GET executed yet: INFO lists only commands that ran
+        }
+        int from = stat.indexOf("calls=") + "calls=".length();
+        int to = stat.indexOf(',', from);
+        return Long.parseLong(stat.substring(from, to < 0 ? stat.length() : to));
+    }
+
     /**
      * Reads the key through the instance until a read is a local hit, every read giving the
      * expected value. More than one read may be needed: the server's invalidation of the

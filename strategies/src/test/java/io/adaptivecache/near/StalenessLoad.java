@@ -36,6 +36,7 @@ final class StalenessLoad {
     private static final int MAX_VERSIONS = 1 << 14;
 
     private final CacheOperations<byte[]> writer;
+    private final CacheOperations<byte[]> evenWriter;
     private final CacheOperations<byte[]> reader;
     private final String[] keys;
     private final long boundNanos;
@@ -55,7 +56,18 @@ final class StalenessLoad {
     private volatile boolean running;
 
     StalenessLoad(CacheOperations<byte[]> writer, CacheOperations<byte[]> reader, String keyPrefix, int keyCount, Duration bound) {
+        this(writer, null, reader, keyPrefix, keyCount, bound);
+    }
+
+    /**
+     * A load whose even versions are written through a second writer: the reader's own instance,
+     * so that its own writes (kept locally, awaiting their echo) and the other instance's follow
+     * each other on the same keys. A key's writes stay one at a time, in version order.
+     */
+    StalenessLoad(CacheOperations<byte[]> writer, CacheOperations<byte[]> evenWriter, CacheOperations<byte[]> reader,
+            String keyPrefix, int keyCount, Duration bound) {
         this.writer = writer;
+        this.evenWriter = evenWriter;
         this.reader = reader;
         this.keys = new String[keyCount];
         for (int i = 0; i < keyCount; i++) {
@@ -137,7 +149,7 @@ final class StalenessLoad {
                     continue;
                 }
                 try {
-                    writer.set(keys[k], encode(version), Duration.ZERO);
+                    (evenWriter != null && (version & 1) == 0 ? evenWriter : writer).set(keys[k], encode(version), Duration.ZERO);
                     completedAt[k][(int) version] = System.nanoTime();
                     completed.set(k, version);
                     next[k] = version + 1;

@@ -30,6 +30,9 @@ public final class ClosedLoopRunner {
     /** The key space. */
     public static final int KEYS = 10_000;
 
+    /** The prefix of the key space every client reads and writes unless it asks for its own ({@link LoadedClient#keyPrefix()}). */
+    public static final String KEY_PREFIX = "bench:";
+
     private static final Path TASKS = Path.of("/proc/self/task");
     private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(1);
     private static final int WARMING = 0;
@@ -39,7 +42,7 @@ public final class ClosedLoopRunner {
     private final Duration warmUp;
     private final Duration measured;
     private final Duration settleLimit;
-    private final String[] keys = new String[KEYS];
+    private volatile String[] keys = keys(KEY_PREFIX);
     private volatile int phase;
 
     /**
@@ -52,9 +55,14 @@ public final class ClosedLoopRunner {
         this.warmUp = warmUp;
         this.measured = measured;
         this.settleLimit = settleLimit;
+    }
+
+    private static String[] keys(String prefix) {
+        String[] keys = new String[KEYS];
         for (int i = 0; i < KEYS; i++) {
-            this.keys[i] = key(i);
+            keys[i] = prefix + i;
         }
+        return keys;
     }
 
     /**
@@ -63,7 +71,7 @@ public final class ClosedLoopRunner {
      * @return the key
      */
     public static String key(int index) {
-        return "bench:" + index;
+        return KEY_PREFIX + index;
     }
 
     /**
@@ -76,6 +84,9 @@ public final class ClosedLoopRunner {
      * @return the figures
      */
     public CellResult run(String target, LoadedClient client, Workload workload, int round, byte[] value) {
+        if (!client.keyPrefix().equals(KEY_PREFIX)) {
+            this.keys = keys(client.keyPrefix());
+        }
         this.phase = WARMING;
         List<Caller> callers = new ArrayList<>(workload.threads());
         List<Thread> threads = new ArrayList<>(workload.threads());

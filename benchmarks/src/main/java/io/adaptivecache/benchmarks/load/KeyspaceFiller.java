@@ -78,7 +78,7 @@ public final class KeyspaceFiller {
             connection.sync().del(hash);
             Map<String, byte[]> batch = new HashMap<>();
             for (int i = 0; i < ClosedLoopRunner.KEYS; i++) {
-                batch.put(ClosedLoopRunner.key(i), value);
+                batch.put(ClosedLoopRunner.KEY_PREFIX + i, value);
                 if (batch.size() == 1000 || i == ClosedLoopRunner.KEYS - 1) {
                     connection.sync().hset(hash, batch);
                     batch.clear();

@@ -54,6 +54,16 @@ public interface LoadedClient extends AutoCloseable {
     }
 
     /**
+     * The prefix of the keys the callers use with this client. A client whose local tier hears of
+     * every write under its prefixes has a key space of its own, so that the writes of the targets
+     * measured while it idles do not keep it busy.
+     * @return {@link ClosedLoopRunner#KEY_PREFIX} unless the client has its own
+     */
+    default String keyPrefix() {
+        return ClosedLoopRunner.KEY_PREFIX;
+    }
+
+    /**
      * How a client with a local tier measures the staleness of its reads, for the near-cache goals.
      * @return the probe, or {@code null} for a client that reads from the server every time
      */

@@ -71,6 +71,10 @@ public final class PairedRun {
                     byte[] value = new byte[size];
                     new SplittableRandom(size).nextBytes(value);
                     KeyspaceFiller.fill(backend, servers.address(backend, Network.LOOPBACK), value);
+                    if (targets.stream().anyMatch(target -> target.startsWith("ours-near"))) {
+                        KeyspaceFiller.fill(backend, servers.address(backend, Network.LOOPBACK), value,
+                                index -> Targets.NEAR_KEY_PREFIX + index);
+                    }
                     if (targets.stream().anyMatch(target -> target.startsWith("redisson"))) {
                         KeyspaceFiller.fillHash(servers.address(backend, Network.LOOPBACK), Targets.REDISSON_MAP, value);
                     }

@@ -41,6 +41,9 @@ final class NearCacheClients {
 
     private static final String REDISSON_MAP = Targets.REDISSON_MAP;
 
+    /** Our near cache's key space and the only prefix it tracks: see {@link LoadedClient#keyPrefix()}. */
+    static final String NEAR_PREFIX = Targets.NEAR_KEY_PREFIX;
+
     private NearCacheClients() {
     }
 
@@ -58,11 +61,11 @@ final class NearCacheClients {
         AdaptiveTemplateClient adaptive = new AdaptiveTemplateClient(template, timings);
         InvalidationSource invalidations = RedisInvalidations.builder().uri("redis://" + host + ":" + port).name("bench").start();
         NearCacheTemplate near = NearCacheTemplates.redis(template, invalidations,
-                NearCacheSettings.builder().name("bench").maximumEntries(ClosedLoopRunner.KEYS).build());
+                NearCacheSettings.builder().name("bench").maximumEntries(ClosedLoopRunner.KEYS).keyPrefixes(NEAR_PREFIX).build());
         // The other instance: a template of its own, without a local tier.
         ManagedCacheTemplate other = RedisCacheTemplates.builder().uri("redis://" + host + ":" + port).commandTimeout(timeout)
                 .strategy(StrategySpec.single()).start();
-        StalenessProbe probe = new StalenessProbe(probeKey(), (key, value) -> other.set(key, value, Duration.ZERO), near::get,
+        StalenessProbe probe = new StalenessProbe(NEAR_PREFIX + "probe:" + pid(), (key, value) -> other.set(key, value, Duration.ZERO), near::get,
                 other::close, PROBE_WRITES, PROBE_READS);
         return new OurNearCache(near, adaptive, invalidations, probe);
     }
@@ -84,7 +87,7 @@ final class NearCacheClients {
         RLocalCachedMap<String, byte[]> map = redisson.getLocalCachedMap(options(codec));
         // The other instance: a second map object of the same name, whose writes the first hears about like any other's.
         RLocalCachedMap<String, byte[]> other = redisson.getLocalCachedMap(options(codec));
-        StalenessProbe probe = new StalenessProbe(probeKey(), other::fastPut, map::get, () -> other.destroy(), PROBE_WRITES,
+        StalenessProbe probe = new StalenessProbe(ClosedLoopRunner.KEY_PREFIX + "probe:" + pid(), other::fastPut, map::get, () -> other.destroy(), PROBE_WRITES,
                 PROBE_READS);
         return new RedissonLocalCache(redisson, map, probe);
     }
@@ -96,9 +99,9 @@ final class NearCacheClients {
                 .reconnectionStrategy(LocalCachedMapOptions.ReconnectionStrategy.CLEAR);
     }
 
-    /** One key per JVM, so that an A/A twin's probe never writes this one's. */
-    private static String probeKey() {
-        return "bench:probe:" + ProcessHandle.current().pid();
+    /** In the probe's key: one key per JVM, so that an A/A twin's probe never writes this one's. */
+    private static long pid() {
+        return ProcessHandle.current().pid();
     }
 
     /** Ours: reads and writes through the near cache; settles and reports as the adaptive template behind it. */
@@ -144,6 +147,11 @@ final class NearCacheClients {
         @Override
         public StalenessProbe stalenessProbe() {
             return this.probe;
+        }
+
+        @Override
+        public String keyPrefix() {
+            return NEAR_PREFIX;
         }
 
         @Override

@@ -29,6 +29,12 @@ public final class Targets {
      */
     public static final String REDISSON_MAP = "bench-near";
 
+    /**
+     * The key space of our near-cache target, which tracks only this prefix: a run fills it
+     * beside the shared one ({@link io.adaptivecache.benchmarks.load.KeyspaceFiller#fill}).
+     */
+    public static final String NEAR_KEY_PREFIX = "near:";
+
     /** The id of adaptive-cache in adaptive mode, on either backend. */
     public static final String ADAPTIVE = "ours-adaptive";
 
