@@ -280,17 +280,24 @@ final class LocalTier implements InvalidationListener {
     }
 
     /**
-     * A {@code set} of the key through this near cache is about to be sent: as
-     * {@link #beforeWrite}, and, in a write-through tier, what the write sees now, for
+     * A {@code set} of the key through this near cache is about to be sent. A tier that does not
+     * write through drops the key as {@link #beforeWrite} does. A write-through tier leaves the
+     * current copy to be served while the write is on its way (a read that overlaps a write may
+     * return either value; {@link #afterSet} replaces or drops the copy before the write returns, so
+     * no read that starts after it sees the old value), which spares the callers of a hot key a
+     * round trip each during every write of it; and notes what the write sees now, for
      * {@link #afterSet} to decide whether its value may be kept.
      * @param key the key
      * @return the ticket for {@link #afterSet}, or {@code null} if the tier does not write through
      */
     @Nullable WriteTicket beforeSet(String key) {
-        beforeWrite(key);
         if (!writeThrough) {
+            beforeWrite(key);
             return null;
         }
+        writeInvalidations.increment();
+        remoteWrites.increment();
+        sampleLag(key);
         int stripe = stripe(key);
         boolean overlapped = writesInFlight.getAndIncrement(stripe) > 0;
         long started = writesStarted.incrementAndGet(stripe);

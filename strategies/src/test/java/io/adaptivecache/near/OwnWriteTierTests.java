@@ -134,6 +134,27 @@ class OwnWriteTierTests {
     }
 
     @Test
+    void thePreviousCopyShouldBeServedWhileASetIsOnItsWayAndNeverOnceItHasReturned() {
+        this.tier.keep("k:1", value(1), this.tier.version("k:1"), this.tier.epoch(), System.nanoTime());
+        LocalTier.WriteTicket completed = this.tier.beforeSet("k:1");
+        assertThat(served("k:1")).as("a read overlapping the write may return the old value").isEqualTo(1);
+        this.tier.afterSet("k:1", completed, value(2));
+        assertThat(served("k:1")).isEqualTo(2);
+
+        LocalTier.WriteTicket failed = this.tier.beforeSet("k:1");
+        assertThat(served("k:1")).isEqualTo(2);
+        this.tier.afterSet("k:1", failed, null);
+        assertThat(served("k:1")).as("a failed write may have been applied: nothing is served").isEqualTo(-1);
+
+        this.tier.keep("k:1", value(3), this.tier.version("k:1"), this.tier.epoch(), System.nanoTime());
+        LocalTier.WriteTicket crowded = this.tier.beforeSet("k:1");
+        this.tier.invalidate("k:1");
+        this.tier.invalidate("k:1");
+        this.tier.afterSet("k:1", crowded, value(4));
+        assertThat(served("k:1")).as("two reports meanwhile: dropped, not left as it was").isEqualTo(-1);
+    }
+
+    @Test
     void aTierWithoutWriteThroughShouldDropOnEveryReportAndKeepNoOwnWrite() {
         LocalTier plain = new LocalTier(NearCacheSettings.builder().keyPrefixes("k:").build(), Duration.ofMinutes(1).toNanos());
         LocalTier.WriteTicket ticket = plain.beforeSet("k:1");
