@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.adaptivecache.CacheOperations;
@@ -37,6 +38,8 @@ final class NearCachingTemplate implements NearCacheTemplate {
     private final Duration stalenessBound;
     private final String description;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Reads on their way to the server, by key: at most one per key, removed when it completes. */
+    private final ConcurrentHashMap<String, Load> loads = new ConcurrentHashMap<>();
 
     NearCachingTemplate(String name, CacheTemplate remote, LocalTier tier, InvalidationSubscription subscription,
             Duration stalenessBound, String description) {
@@ -72,9 +75,37 @@ final class NearCachingTemplate implements NearCacheTemplate {
         tier.localMisses.increment();
         long version = tier.version(key);
         long epoch = tier.epoch();
+        Load current = loads.get(key);
+        if (current != null && current.answers(version, epoch)) {
+            byte[] shared = current.await();
+            if (shared != Load.FAILED) {
+                return shared == null ? null : shared.clone();
+            }
+            // The other read failed: this one tries for itself.
+        }
+        Load mine = new Load(version, epoch);
+        boolean leading = current == null ? loads.putIfAbsent(key, mine) == null : loads.replace(key, current, mine);
         long sentAt = System.nanoTime();
-        byte[] value = countRemote(remote.get(key));
-        keep(key, value, version, epoch, sentAt);
+        byte[] value = null;
+        boolean read = false;
+        try {
+            value = countRemote(remote.get(key));
+            keep(key, value, version, epoch, sentAt);
+            read = true;
+        }
+        finally {
+            if (leading) {
+                // Whatever ends this read, the callers sharing it must not wait on: they try for themselves if it failed.
+                // They get copies of a copy: this caller may change the array it is given.
+                if (read) {
+                    mine.complete(value == null ? null : value.clone());
+                }
+                else {
+                    mine.fail();
+                }
+                loads.remove(key, mine);
+            }
+        }
         return value;
     }
 
@@ -95,11 +126,90 @@ final class NearCachingTemplate implements NearCacheTemplate {
         tier.localMisses.increment();
         long version = tier.version(key);
         long epoch = tier.epoch();
+        Load current = loads.get(key);
+        if (current != null && current.answers(version, epoch)) {
+            return current.result.thenCompose(shared -> shared != Load.FAILED
+                    ? CompletableFuture.completedFuture(shared == null ? null : shared.clone())
+                    : loadAsync(key, version, epoch, null));
+        }
+        return loadAsync(key, version, epoch, current);
+    }
+
+    /** A read of the key from the server, leading the reads that start while it is on its way if it can. */
+    private CompletableFuture<byte[]> loadAsync(String key, long version, long epoch, @Nullable Load current) {
+        Load mine = new Load(version, epoch);
+        boolean leading = current == null ? loads.putIfAbsent(key, mine) == null : loads.replace(key, current, mine);
         long sentAt = System.nanoTime();
-        return remote.getAsync(key).thenApply(value -> {
-            keep(key, countRemote(value), version, epoch, sentAt);
-            return value;
+        CompletableFuture<byte[]> read;
+        try {
+            read = remote.getAsync(key);
+        }
+        catch (RuntimeException ex) {
+            if (leading) {
+                mine.fail();
+                loads.remove(key, mine);
+            }
+            throw ex;
+        }
+        return read.whenComplete((value, failure) -> {
+            try {
+                if (failure == null) {
+                    keep(key, countRemote(value), version, epoch, sentAt);
+                }
+            }
+            finally {
+                if (leading) {
+                    if (failure == null) {
+                        mine.complete(value == null ? null : value.clone());
+                    }
+                    else {
+                        mine.fail();
+                    }
+                    loads.remove(key, mine);
+                }
+            }
         });
+    }
+
+    /**
+     * A read of a key on its way to the server (single flight). A read of the same key that misses
+     * locally while it is on its way, with the key's version and the epoch unchanged since it was
+     * sent, waits for its answer instead of sending its own: nothing that would have stopped that
+     * answer from being kept locally has happened, so it is as good as a local copy would be (a
+     * write of this instance that completed since bumped the version, and a report of another's
+     * write did too). Under many callers this saves the server a read per caller for every key that
+     * goes missing, the hot keys of a write-heavy mix above all.
+     */
+    private static final class Load {
+
+        /** The answer of a read that failed: the sharing reads try for themselves. */
+        static final byte[] FAILED = new byte[0];
+
+        final long version;
+        final long epoch;
+        final CompletableFuture<byte[]> result = new CompletableFuture<>();
+
+        Load(long version, long epoch) {
+            this.version = version;
+            this.epoch = epoch;
+        }
+
+        boolean answers(long version, long epoch) {
+            return this.version == version && this.epoch == epoch;
+        }
+
+        void complete(byte @Nullable [] value) {
+            result.complete(value);
+        }
+
+        void fail() {
+            result.complete(FAILED);
+        }
+
+        /** The answer, {@code null} for an absent key, or {@link #FAILED}; the remote call's own timeout bounds the wait. */
+        byte @Nullable [] await() {
+            return result.join();
+        }
     }
 
     private byte[] countRemote(byte[] value) {

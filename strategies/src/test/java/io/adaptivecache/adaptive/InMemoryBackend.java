@@ -29,7 +29,7 @@ import io.adaptivecache.template.AbstractCacheTemplateBuilder;
  * A backend kept in a map, whose connections count their opens and closes, and whose gets can
  * be held pending to test draining. Only get and set are implemented: what switcher tests need.
  */
-final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>, CacheCommands<InMemoryBackend.Connection>,
+public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>, CacheCommands<InMemoryBackend.Connection>,
         ConnectionFactory<InMemoryBackend.Connection> {
 
     final Map<String, byte[]> data = new ConcurrentHashMap<>();
@@ -37,7 +37,8 @@ final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>,
     final AtomicBoolean failOpens = new AtomicBoolean();
     /** Opens that still succeed before every further one is refused, as a server at its client limit does; negative: no limit. */
     final AtomicInteger opensLeft = new AtomicInteger(-1);
-    final AtomicReference<CompletableFuture<byte[]>> holdNextGet = new AtomicReference<>();
+    /** The next get answers with this future instead of the map, once: a test completes it when it wants. */
+    public final AtomicReference<CompletableFuture<byte[]>> holdNextGet = new AtomicReference<>();
     private final AtomicInteger ids = new AtomicInteger();
 
     static final class Connection {
@@ -54,7 +55,7 @@ final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>,
      * A template over this backend, built as a backend's builder builds one: the implementation is
      * not API, so a test outside its package gets it through the builder base like any backend.
      */
-    ManagedCacheTemplate template(String name, StrategySpec strategy, Duration drainTimeout) {
+    public ManagedCacheTemplate template(String name, StrategySpec strategy, Duration drainTimeout) {
         return new TemplateBuilder(this).name(name).strategy(strategy).drainTimeout(drainTimeout).build();
     }
 

@@ -29,7 +29,9 @@ import io.adaptivecache.CacheOperations;
  * near cache's guarantee (no read returns a value older than a write that completed more than the
  * staleness bound before the read started). After {@link #wiped()} (the server lost its data),
  * reads that begin after {@link #strictFrom(long)} must never return a value written before the
- * loss: the server no longer has it.
+ * loss: the server no longer has it. With a second writer on the reader's own instance (every even
+ * version), a read that starts after that instance's write of the key completed must return that
+ * version or a newer one, whatever the bound (read-your-writes).
  */
 final class StalenessLoad {
 
@@ -41,6 +43,8 @@ final class StalenessLoad {
     private final String[] keys;
     private final long boundNanos;
     private final AtomicLongArray completed;
+    /** Per key, the latest version the reader's own instance wrote (the even writer), once completed. */
+    private final AtomicLongArray ownCompleted;
     private final long[][] completedAt;
     private final AtomicLongArray[] stalenessOfWrite;
     private final long[] wiped;
@@ -75,6 +79,7 @@ final class StalenessLoad {
         }
         this.boundNanos = bound.toNanos();
         this.completed = new AtomicLongArray(keyCount);
+        this.ownCompleted = new AtomicLongArray(keyCount);
         this.completedAt = new long[keyCount][MAX_VERSIONS];
         this.stalenessOfWrite = new AtomicLongArray[keyCount];
         for (int i = 0; i < keyCount; i++) {
@@ -149,9 +154,13 @@ final class StalenessLoad {
                     continue;
                 }
                 try {
-                    (evenWriter != null && (version & 1) == 0 ? evenWriter : writer).set(keys[k], encode(version), Duration.ZERO);
+                    boolean own = evenWriter != null && (version & 1) == 0;
+                    (own ? evenWriter : writer).set(keys[k], encode(version), Duration.ZERO);
                     completedAt[k][(int) version] = System.nanoTime();
                     completed.set(k, version);
+                    if (own) {
+                        ownCompleted.set(k, version);
+                    }
                     next[k] = version + 1;
                     writes.incrementAndGet();
                 }
@@ -169,6 +178,7 @@ final class StalenessLoad {
         while (running) {
             int k = random.nextInt(keys.length);
             long latest = completed.get(k);
+            long ownLatest = ownCompleted.get(k);
             long start = System.nanoTime();
             byte[] value;
             try {
@@ -181,6 +191,10 @@ final class StalenessLoad {
             }
             reads.incrementAndGet();
             long version = value == null ? 0 : decode(value);
+            if (version < ownLatest && !wipedSet) {
+                // Read-your-writes, whatever the bound: a read that starts after its own instance's write completed.
+                violation("read %s = %d after the reader's own write of %d had completed", keys[k], version, ownLatest);
+            }
             if (wipedSet) {
                 if (start >= strictFromNanos && version != 0 && version <= wiped[k]) {
                     violation("read %s = %d at +%d ms after recovery: a value the server lost (lost up to %d)", keys[k], version,

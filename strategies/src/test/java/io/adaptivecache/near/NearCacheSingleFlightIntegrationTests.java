@@ -1,0 +1,124 @@
+package io.adaptivecache.near;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.DelayingProxy;
+import io.adaptivecache.testservers.RedisServerExtension;
+import io.adaptivecache.testservers.ServerProcess;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Reads of a key missing locally share the read already on its way to the server (single flight).
+ * That they never share one sent before a write of this instance completed is checked under load by
+ * {@link NearCacheStalenessIntegrationTests} (read-your-writes). A's data path goes through a proxy
+ * that delays each direction by 50 ms, so that reads overlap for sure; its invalidations come
+ * straight from the server.
+ */
+class NearCacheSingleFlightIntegrationTests {
+
+    private static final long DELAY_MILLIS = 50;
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private DelayingProxy proxy;
+    private NearInstances instances;
+    private NearInstances.Instance a;
+    private NearInstances.Instance b;
+
+    @BeforeEach
+    void start() throws Exception {
+        this.proxy = new DelayingProxy(ServerProcess.HOST, redis.server().port());
+        this.instances = new NearInstances(redis.uri());
+        String slow = "redis://" + ServerProcess.HOST + ":" + this.proxy.port();
+        this.a = this.instances.start("a", template -> template.uri(slow).strategy(StrategySpec.multi()));
+        this.b = this.instances.start("b", template -> template.strategy(StrategySpec.single()));
+        Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> this.a.near().isServingLocally() && this.b.near().isServingLocally());
+        this.proxy.delayMillis(DELAY_MILLIS);
+    }
+
+    @AfterEach
+    void stop() {
+        this.instances.close();
+        this.proxy.close();
+    }
+
+    @Test
+    void callersMissingTheSameKeyTogetherShouldShareOneReadOfTheServer() throws Exception {
+        String key = NearInstances.PREFIX + "single-flight";
+        this.b.near().set(key, bytes("v1"), Duration.ZERO);
+        int callers = 16;
+        long gets = getCalls();
+        CountDownLatch go = new CountDownLatch(1);
+        List<CompletableFuture<String>> reads = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            reads.add(CompletableFuture.supplyAsync(() -> {
+                awaitLatch(go);
+                return text(this.a.near().get(key));
+            }, runnable -> new Thread(runnable).start()));
+        }
+        CompletableFuture<String> async = new CompletableFuture<>();
+        go.countDown();
+        // The asynchronous read joins too, a little later but while the first is still on its way (100 ms round trip).
+        Thread.sleep(20);
+        this.a.near().getAsync(key).thenApply(NearCacheSingleFlightIntegrationTests::text).whenComplete((value, failure) -> {
+            if (failure != null) {
+                async.completeExceptionally(failure);
+            }
+            else {
+                async.complete(value);
+            }
+        });
+        for (CompletableFuture<String> read : reads) {
+            assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo("v1");
+        }
+        assertThat(async.get(10, TimeUnit.SECONDS)).isEqualTo("v1");
+        // The server's count, not ours: without sharing, each of the 17 callers sends its own GET.
+        assertThat(getCalls() - gets).as("GETs the server executed for %d callers missing the key together", callers + 1)
+                .isLessThanOrEqualTo(3);
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static long getCalls() {
+        String stat;
+        try {
+            stat = redis.server().info("commandstats", "cmdstat_get");
+        }
+        catch (IllegalStateException ex) {
+            return 0; // no GET executed yet: INFO lists only commands that ran
+        }
+        int from = stat.indexOf("calls=") + "calls=".length();
+        int to = stat.indexOf(',', from);
+        return Long.parseLong(stat.substring(from, to < 0 ? stat.length() : to));
+    }
+}

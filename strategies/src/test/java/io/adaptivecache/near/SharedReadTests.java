@@ -1,0 +1,122 @@
+package io.adaptivecache.near;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.adaptivecache.adaptive.InMemoryBackend;
+import io.adaptivecache.management.ManagedCacheTemplate;
+import io.adaptivecache.strategy.StrategySpec;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When a read that misses locally may take the answer of a read already on its way (single
+ * flight), over a backend whose gets a test holds: never when a write of this instance completed
+ * after that read was sent. (That sharing happens at all, and saves the server its reads, is shown
+ * on a real server by {@link NearCacheSingleFlightIntegrationTests}.)
+ */
+class SharedReadTests {
+
+    private final InMemoryBackend backend = new InMemoryBackend();
+    private final ManagedCacheTemplate template = this.backend.template("memory", StrategySpec.multi(), Duration.ofSeconds(1));
+    private final ExecutorService callers = Executors.newFixedThreadPool(2);
+
+    @BeforeEach
+    void start() {
+        this.template.start();
+    }
+
+    @AfterEach
+    void close() {
+        this.callers.shutdownNow();
+        this.template.close();
+    }
+
+    private NearCachingTemplate near(boolean writeThrough) {
+        InvalidationSubscription serving = new InvalidationSubscription() {
+            @Override
+            public boolean isServing() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        return new NearCachingTemplate("near", this.template, new LocalTier(NearCacheSettings.builder().keyPrefixes("k:").build(),
+                Duration.ofMinutes(1).toNanos(), writeThrough), serving, Duration.ofSeconds(1), "a test");
+    }
+
+    @Test
+    void aReadThatStartsAfterAnOwnWriteCompletedShouldNotTakeTheAnswerOfAReadSentBeforeIt() throws Exception {
+        // Without write-through, so that the read after the write misses locally and must decide whether to share.
+        NearCachingTemplate near = near(false);
+        this.template.set("k:1", bytes("old"), Duration.ZERO);
+        CompletableFuture<byte[]> held = new CompletableFuture<>();
+        this.backend.holdNextGet.set(held);
+        Future<String> before = this.callers.submit(() -> text(near.get("k:1")));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.backend.holdNextGet.get() == null);
+
+        near.set("k:1", bytes("new"), Duration.ZERO);
+        Future<String> after = this.callers.submit(() -> text(near.get("k:1")));
+        // Sharing would keep it waiting for the held read; its own read answers at once.
+        assertThat(after.get(5, TimeUnit.SECONDS)).as("a read that began after this instance's write returned").isEqualTo("new");
+
+        held.complete(bytes("old"));
+        assertThat(before.get(5, TimeUnit.SECONDS)).as("the read that overlapped the write").isEqualTo("old");
+    }
+
+    @Test
+    void aReadThatStartsWhileAnotherOfTheSameKeyIsOnItsWayShouldTakeItsAnswer() throws Exception {
+        NearCachingTemplate near = near(true);
+        this.template.set("k:1", bytes("v"), Duration.ZERO);
+        CompletableFuture<byte[]> held = new CompletableFuture<>();
+        this.backend.holdNextGet.set(held);
+        Future<String> first = this.callers.submit(() -> text(near.get("k:1")));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.backend.holdNextGet.get() == null);
+
+        Future<String> second = this.callers.submit(() -> text(near.get("k:1")));
+        CompletableFuture<String> third = near.getAsync("k:1").thenApply(SharedReadTests::text);
+        Thread.sleep(100);
+        assertThat(second.isDone()).as("waiting for the read on its way, not reading for itself").isFalse();
+        assertThat(third.isDone()).isFalse();
+        // The map holds "v" too: a read of its own would have answered by now. The held read answers "shared".
+        held.complete(bytes("shared"));
+        assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("shared");
+        assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("shared");
+        assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo("shared");
+    }
+
+    @Test
+    void whenTheReadOnItsWayFailsTheReadsSharingItShouldTryForThemselves() throws Exception {
+        NearCachingTemplate near = near(true);
+        this.template.set("k:1", bytes("v"), Duration.ZERO);
+        CompletableFuture<byte[]> held = new CompletableFuture<>();
+        this.backend.holdNextGet.set(held);
+        Future<String> first = this.callers.submit(() -> text(near.get("k:1")));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.backend.holdNextGet.get() == null);
+        Future<String> second = this.callers.submit(() -> text(near.get("k:1")));
+        Thread.sleep(100);
+
+        held.completeExceptionally(new IllegalStateException("connection lost"));
+        assertThat(second.get(5, TimeUnit.SECONDS)).as("its own read, after the shared one failed").isEqualTo("v");
+        assertThat(first).failsWithin(Duration.ofSeconds(5));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+}
