@@ -44,8 +44,29 @@ public final class RedisConnections implements ConnectionFactory<StatefulRedisCo
             return client.connect(CODEC, uri);
         }
         catch (RedisException ex) {
+            if (this.authentication != null && RedisAuthentication.refusal(ex) == null && closedDuringHandshake(ex)) {
+                // Lettuce at times reports a HELLO the server refused as the connection closing under the handshake
+                // ("closed prematurely"), the server's WRONGPASS lost. One more attempt tells a refusal of the credentials
+                // from a server that really closes; whatever it gives, the first failure stays attached.
+                try {
+                    return client.connect(CODEC, uri);
+                }
+                catch (RedisException again) {
+                    again.addSuppressed(ex);
+                    throw connectFailure(this.authentication, "Cannot connect to Redis at " + description, again);
+                }
+            }
             throw connectFailure(this.authentication, "Cannot connect to Redis at " + description, ex);
         }
+    }
+
+    private static boolean closedDuringHandshake(Throwable failure) {
+        for (Throwable cause = failure; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+            if (cause.getMessage() != null && cause.getMessage().contains("closed prematurely")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reads refusals of the credentials as such (given by the template builder; without it, every failure is a connection failure). */

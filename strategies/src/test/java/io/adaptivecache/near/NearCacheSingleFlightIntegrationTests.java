@@ -110,15 +110,6 @@ class NearCacheSingleFlightIntegrationTests {
     }
 
     private static long getCalls() {
-        String stat;
-        try {
-            stat = redis.server().info("commandstats", "cmdstat_get");
-        }
-        catch (IllegalStateException ex) {
-            return 0; // no GET executed yet: INFO lists only commands that ran
-        }
-        int from = stat.indexOf("calls=") + "calls=".length();
-        int to = stat.indexOf(',', from);
-        return Long.parseLong(stat.substring(from, to < 0 ? stat.length() : to));
+        return NearInstances.serverGets(redis.server());
     }
 }

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisInvalidations;
+import io.adaptivecache.testservers.RedisServer;
 
 /**
  * Application instances for near-cache tests: each has a template of its own, an invalidation
@@ -18,6 +19,25 @@ final class NearInstances implements AutoCloseable {
 
     /** The prefix every near cache of these tests caches. */
     static final String PREFIX = "near:";
+
+    /**
+     * The GETs a server has executed, from its own count ({@code INFO commandstats}): what reached
+     * the server, whatever the near caches counted.
+     * @param server the server
+     * @return the count, 0 before the first
+     */
+    static long serverGets(RedisServer server) {
+        String stat;
+        try {
+            stat = server.info("commandstats", "cmdstat_get");
+        }
+        catch (IllegalStateException ex) {
+            return 0; // no GET executed yet: INFO lists only commands that ran
+        }
+        int from = stat.indexOf("calls=") + "calls=".length();
+        int to = stat.indexOf(',', from);
+        return Long.parseLong(stat.substring(from, to < 0 ? stat.length() : to));
+    }
 
     private final List<AutoCloseable> opened = new ArrayList<>();
     private final String uri;

@@ -62,9 +62,7 @@ class SharedReadTests {
         NearCachingTemplate near = near(false);
         this.template.set("k:1", bytes("old"), Duration.ZERO);
         CompletableFuture<byte[]> held = new CompletableFuture<>();
-        this.backend.holdNextGet.set(held);
-        Future<String> before = this.callers.submit(() -> text(near.get("k:1")));
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.backend.holdNextGet.get() == null);
+        Future<String> before = heldRead(near, "k:1", held);
 
         near.set("k:1", bytes("new"), Duration.ZERO);
         Future<String> after = this.callers.submit(() -> text(near.get("k:1")));
@@ -80,9 +78,7 @@ class SharedReadTests {
         NearCachingTemplate near = near(true);
         this.template.set("k:1", bytes("v"), Duration.ZERO);
         CompletableFuture<byte[]> held = new CompletableFuture<>();
-        this.backend.holdNextGet.set(held);
-        Future<String> first = this.callers.submit(() -> text(near.get("k:1")));
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.backend.holdNextGet.get() == null);
+        Future<String> first = heldRead(near, "k:1", held);
 
         Future<String> second = this.callers.submit(() -> text(near.get("k:1")));
         CompletableFuture<String> third = near.getAsync("k:1").thenApply(SharedReadTests::text);
@@ -101,15 +97,21 @@ class SharedReadTests {
         NearCachingTemplate near = near(true);
         this.template.set("k:1", bytes("v"), Duration.ZERO);
         CompletableFuture<byte[]> held = new CompletableFuture<>();
-        this.backend.holdNextGet.set(held);
-        Future<String> first = this.callers.submit(() -> text(near.get("k:1")));
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.backend.holdNextGet.get() == null);
+        Future<String> first = heldRead(near, "k:1", held);
         Future<String> second = this.callers.submit(() -> text(near.get("k:1")));
         Thread.sleep(100);
 
         held.completeExceptionally(new IllegalStateException("connection lost"));
         assertThat(second.get(5, TimeUnit.SECONDS)).as("its own read, after the shared one failed").isEqualTo("v");
         assertThat(first).failsWithin(Duration.ofSeconds(5));
+    }
+
+    /** Starts a read of the key on a caller thread whose get the backend holds; returns once it is held. */
+    private Future<String> heldRead(NearCachingTemplate near, String key, CompletableFuture<byte[]> held) {
+        this.backend.holdNextGet.set(held);
+        Future<String> read = this.callers.submit(() -> text(near.get(key)));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.backend.holdNextGet.get() == null);
+        return read;
     }
 
     private static byte[] bytes(String text) {
