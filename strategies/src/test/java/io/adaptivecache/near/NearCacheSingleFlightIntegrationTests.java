@@ -72,9 +72,11 @@ class NearCacheSingleFlightIntegrationTests {
             }, runnable -> new Thread(runnable).start()));
         }
         CompletableFuture<String> async = new CompletableFuture<>();
+        long missesBefore = this.a.near().stats().localMisses();
         go.countDown();
-        // The asynchronous read joins too, a little later but while the first is still on its way (100 ms round trip).
-        Thread.sleep(20);
+        // The asynchronous read joins too, once a caller has missed and sent its read (a 100 ms round trip).
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                .until(() -> this.a.near().stats().localMisses() > missesBefore);
         this.a.near().getAsync(key).thenApply(NearCacheSingleFlightIntegrationTests::text).whenComplete((value, failure) -> {
             if (failure != null) {
                 async.completeExceptionally(failure);

@@ -82,7 +82,9 @@ class SharedReadTests {
 
         Future<String> second = this.callers.submit(() -> text(near.get("k:1")));
         CompletableFuture<String> third = near.getAsync("k:1").thenApply(SharedReadTests::text);
-        Thread.sleep(100);
+        // Both have missed locally while the first is held: from here on they either wait for it or read for themselves.
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                .until(() -> near.stats().localMisses() == 3);
         assertThat(second.isDone()).as("waiting for the read on its way, not reading for itself").isFalse();
         assertThat(third.isDone()).isFalse();
         // The map holds "v" too: a read of its own would have answered by now. The held read answers "shared".
@@ -99,7 +101,9 @@ class SharedReadTests {
         CompletableFuture<byte[]> held = new CompletableFuture<>();
         Future<String> first = heldRead(near, "k:1", held);
         Future<String> second = this.callers.submit(() -> text(near.get("k:1")));
-        Thread.sleep(100);
+        // It has missed while the first is held, so it is waiting for that read when it fails.
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                .until(() -> near.stats().localMisses() == 2);
 
         held.completeExceptionally(new IllegalStateException("connection lost"));
         assertThat(second.get(5, TimeUnit.SECONDS)).as("its own read, after the shared one failed").isEqualTo("v");
