@@ -261,8 +261,15 @@ public class AdaptiveCache extends AbstractValueAdaptingCache {
     }
 
     private <T> void leadAsync(@Nullable String storeKey, Object loadKey, Load load, Supplier<CompletableFuture<T>> valueLoader) {
-        CompletableFuture<@Nullable ValueWrapper> found = storeKey == null ? CompletableFuture.completedFuture(null)
-                : retrieveStored(storeKey);
+        CompletableFuture<@Nullable ValueWrapper> found;
+        try {
+            found = storeKey == null ? CompletableFuture.completedFuture(null) : retrieveStored(storeKey);
+        }
+        catch (RuntimeException | Error ex) {
+            // Refused before it was sent: the callers that joined must not wait for a load that never started.
+            land(loadKey, load, null, ex);
+            return;
+        }
         found.thenCompose(cached -> cached != null ? CompletableFuture.completedFuture(cached.get()) : loadAsync(storeKey, valueLoader))
                 .whenComplete((value, failure) -> land(loadKey, load, value, failure));
     }

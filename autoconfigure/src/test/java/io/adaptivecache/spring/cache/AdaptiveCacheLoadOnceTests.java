@@ -242,6 +242,18 @@ class AdaptiveCacheLoadOnceTests {
         })).isInstanceOf(Cache.ValueRetrievalException.class).hasRootCauseMessage("loader");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "redis", "memcached" })
+    void aLoaderAskingForItsOwnKeyShouldFailRatherThanWaitForItself(String backend) {
+        AdaptiveCache cache = cache(backend);
+
+        assertThatThrownBy(() -> org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> cache.get("k", () -> cache.get("k", () -> "inner"))))
+                .isInstanceOf(Cache.ValueRetrievalException.class).cause().isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("would wait for itself");
+        assertThat(cache.get("k", () -> "after")).as("the failed load left nothing behind").isEqualTo("after");
+    }
+
     /** For a DEGRADE template, a failure is a miss before it reaches the cache at all. */
     @ParameterizedTest
     @ValueSource(strings = { "redis", "memcached" })
