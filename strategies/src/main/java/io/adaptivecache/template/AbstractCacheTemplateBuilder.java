@@ -2,6 +2,7 @@ package io.adaptivecache.template;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.backend.CacheBackend;
@@ -9,6 +10,7 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every backend's template builder shares: the name, the strategy, the drain timeout, the
@@ -27,6 +29,7 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     private PoolConfigCustomizer poolCustomizer = PoolConfigCustomizer.NONE;
     private CallGuard guard = CallGuard.NONE;
     private CacheFailureMode failureMode = CacheFailureMode.FAIL_FAST;
+    private @Nullable Executor completionExecutor;
 
     /**
      * Creates a builder.
@@ -102,6 +105,27 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     }
 
     /**
+     * Where the futures of the {@code ...Async} forms complete, and so where the stages that
+     * callers chain on them run (Spring's asynchronous {@code @Cacheable} methods and their puts
+     * among them). Never a driver's I/O thread: a stage that ran there would hold up every other
+     * call on the connection, and a synchronous cache call made from it would wait for a reply
+     * that only that thread can read.
+     *
+     * <p>Default: the template's own executor, as many daemon threads as processors (at least 2,
+     * at most 8) named {@code adaptive-cache-<name>-async-<n>}, started on first use, ended after
+     * a minute idle and shut down when the template closes. Give your own where the chained stages
+     * block (it should not be one of the calling threads' pools, nor reject: a rejected completion
+     * runs on the common fork-join pool). The template does not shut down an executor given here.
+     * Synchronous calls never use it.
+     * @param completionExecutor the executor
+     * @return this builder
+     */
+    public B completionExecutor(Executor completionExecutor) {
+        this.completionExecutor = Objects.requireNonNull(completionExecutor, "completionExecutor");
+        return self();
+    }
+
+    /**
      * Builds the backend from this builder's settings, on the native connection type of the
      * driver chosen.
      * @return the backend, owning whatever client-wide resources it created
@@ -115,7 +139,7 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
      */
     public ManagedCacheTemplate build() {
         return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer,
-                this.guard, this.failureMode);
+                this.guard, this.failureMode, this.completionExecutor);
     }
 
     /**

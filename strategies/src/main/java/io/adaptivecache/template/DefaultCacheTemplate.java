@@ -12,7 +12,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -52,6 +60,10 @@ import org.jspecify.annotations.Nullable;
  * Backends differ only in their {@link CacheBackend}. In {@link CacheFailureMode#DEGRADE} mode a
  * failed read completes as a miss and a failed write as skipped, each counted.
  *
+ * <p>The futures of the {@code ...Async} forms complete on a completion executor (the template's
+ * own small one, or one given to the builder), never on a driver's I/O thread; the synchronous
+ * forms wait on the driver's future directly and pay nothing for it.
+ *
  * <p>Lifecycle: {@link #start()} opens the connections (so that building a template never does
  * I/O), {@link #switchStrategy} replaces the strategy while calls run, {@link #close()} drains
  * and closes.
@@ -66,6 +78,9 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     /** A caller of an {@code ...Async} form: it must get its future without blocking. */
     private static final boolean ASYNC = true;
 
+    /** Most threads of a template's own completion executor: they complete futures and run the stages callers chain on them. */
+    private static final int MAX_COMPLETION_THREADS = 8;
+
     private final String name;
     private final CacheBackend<C> backend;
     private final CacheCommands<C> commands;
@@ -79,6 +94,9 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     private final CacheFailureMode failureMode;
     private final LongAdder degradedReads = new LongAdder();
     private final LongAdder skippedWrites = new LongAdder();
+    // Where the futures handed to ...Async callers complete; owned (and shut down on close) unless given by the builder.
+    private final Executor completions;
+    private final @Nullable ExecutorService ownedCompletions;
     // null unless configured: the default path reads this once per call and goes on as before.
     private volatile @Nullable CallInterceptor interceptor;
     // Set when the template started without its server (DEGRADE); read by health and the endpoint, never per call.
@@ -127,7 +145,8 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     }
 
     /**
-     * Creates a template that is not started yet, guarded.
+     * Creates a template that is not started yet, guarded, completing its {@code ...Async} futures
+     * on its own small executor.
      * @param name the template's name, for logs and metrics
      * @param backend the backend
      * @param initialStrategy the strategy to open on {@link #start()}
@@ -138,6 +157,25 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
      */
     DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
             PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode) {
+        this(name, backend, initialStrategy, drainTimeout, poolCustomizer, guard, failureMode, null);
+    }
+
+    /**
+     * Creates a template that is not started yet, guarded.
+     * @param name the template's name, for logs and metrics
+     * @param backend the backend
+     * @param initialStrategy the strategy to open on {@link #start()}
+     * @param drainTimeout longest wait for a retired strategy's calls to finish
+     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
+     * @param guard every call passes through it; the template closes it
+     * @param failureMode what callers see when a call fails
+     * @param completionExecutor where the futures of the {@code ...Async} forms complete, which the caller owns; {@code null}
+     *     for the template's own (see {@link #ownCompletionExecutor})
+     */
+    DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
+            PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode, @Nullable Executor completionExecutor) {
+        this.ownedCompletions = completionExecutor == null ? ownCompletionExecutor(name) : null;
+        this.completions = completionExecutor != null ? completionExecutor : this.ownedCompletions;
         this.guard = Objects.requireNonNull(guard, "guard");
         this.failureMode = Objects.requireNonNull(failureMode, "failureMode");
         this.name = Objects.requireNonNull(name, "name");
@@ -310,7 +348,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<byte @Nullable []> getAsync(String key) {
-        return get(key, ASYNC);
+        return handOff(get(key, ASYNC));
     }
 
     @Override
@@ -325,7 +363,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<Map<String, byte[]>> getAllAsync(Collection<String> keys) {
-        return getAll(keys, ASYNC);
+        return handOff(getAll(keys, ASYNC));
     }
 
     @Override
@@ -355,7 +393,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<Void> setAsync(String key, byte[] value, Duration ttl) {
-        return set(key, value, ttl, ASYNC);
+        return handOff(set(key, value, ttl, ASYNC));
     }
 
     @Override
@@ -371,7 +409,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<Boolean> addAsync(String key, byte[] value, Duration ttl) {
-        return add(key, value, ttl, ASYNC);
+        return handOff(add(key, value, ttl, ASYNC));
     }
 
     @Override
@@ -387,7 +425,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<Boolean> replaceAsync(String key, byte[] value, Duration ttl) {
-        return replace(key, value, ttl, ASYNC);
+        return handOff(replace(key, value, ttl, ASYNC));
     }
 
     @Override
@@ -403,7 +441,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<Boolean> deleteAsync(String key) {
-        return delete(key, ASYNC);
+        return handOff(delete(key, ASYNC));
     }
 
     @Override
@@ -418,7 +456,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<@Nullable CasValue<byte[]>> getsAsync(String key) {
-        return gets(key, ASYNC);
+        return handOff(gets(key, ASYNC));
     }
 
     @Override
@@ -433,7 +471,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<CasResult> casAsync(String key, CasToken token, byte[] value, Duration ttl) {
-        return cas(key, token, value, ttl, ASYNC);
+        return handOff(cas(key, token, value, ttl, ASYNC));
     }
 
     @Override
@@ -450,7 +488,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<Long> incrAsync(String key, long delta) {
-        return incr(key, delta, ASYNC);
+        return handOff(incr(key, delta, ASYNC));
     }
 
     @Override
@@ -466,7 +504,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<Long> decrAsync(String key, long delta) {
-        return decr(key, delta, ASYNC);
+        return handOff(decr(key, delta, ASYNC));
     }
 
     @Override
@@ -482,7 +520,7 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
-        return touch(key, ttl, ASYNC);
+        return handOff(touch(key, ttl, ASYNC));
     }
 
     @Override
@@ -494,6 +532,59 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
         rules.checkKey(key);
         rules.checkTtl(ttl);
         return write(CacheCommand.TOUCH, connection -> commands.touch(connection, key, ttl), Boolean.FALSE, async);
+    }
+
+    /**
+     * The future an {@code ...Async} caller gets: completed on the completion executor, never on
+     * the driver's I/O thread that completed the call, where the caller's dependent stages (and
+     * what Spring runs on them: a method, then a synchronous put) would hold up every other call
+     * on the connection, or wait for a reply only that thread could read. A call already complete
+     * (refused input handled, a failure before sending, XMemcached, which answers on the
+     * caller's thread) is handed over as is: stages registered on it run on the caller's thread.
+     * The synchronous forms never come here.
+     */
+    private <T extends @Nullable Object> CompletableFuture<T> handOff(CompletableFuture<T> call) {
+        if (call.isDone()) {
+            return call;
+        }
+        CompletableFuture<T> handed = new CompletableFuture<>();
+        call.whenComplete((result, failure) -> {
+            Runnable complete = () -> {
+                if (failure == null) {
+                    handed.complete(result);
+                }
+                else {
+                    handed.completeExceptionally(failure);
+                }
+            };
+            try {
+                completions.execute(complete);
+            }
+            catch (RejectedExecutionException ex) {
+                // Our executor after close, or a caller's executor that is full: still not the I/O thread.
+                ForkJoinPool.commonPool().execute(complete);
+            }
+        });
+        return handed;
+    }
+
+    /**
+     * The template's own completion executor: a few daemon threads named after the template,
+     * started on first use and ended after a minute idle, so that a template called only
+     * synchronously never starts one. Its queue holds at most the calls in flight, which the
+     * driver's own queue bounds.
+     */
+    private static ExecutorService ownCompletionExecutor(String name) {
+        int threads = Math.min(MAX_COMPLETION_THREADS, Math.max(2, Runtime.getRuntime().availableProcessors()));
+        AtomicInteger created = new AtomicInteger();
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "adaptive-cache-" + name + "-async-" + created.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
     }
 
     private <T extends @Nullable Object> CompletableFuture<T> guarded(CacheCommand command,
@@ -589,7 +680,15 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
                 guard.close();
             }
             finally {
-                backend.close();
+                try {
+                    backend.close();
+                }
+                finally {
+                    // After the drain and the backend: the completions of the last calls are queued by then, and still run.
+                    if (ownedCompletions != null) {
+                        ownedCompletions.shutdown();
+                    }
+                }
             }
         }
     }
