@@ -42,7 +42,11 @@ public interface InvalidationSource extends AutoCloseable {
      * key no longer than the server keeps the key: the server reports an expiry only when it
      * deletes the key, which it may do long after the key expired. The question is sent at once,
      * to the same server as the near cache's reads, before the read it goes with; the near cache
-     * counts the answer from before it asked, which is never later than the server's expiry.
+     * counts the answer from before it asked, which is never later than the server's expiry. The
+     * answer must come no later than the proof of any heartbeat sent after the question (the Redis
+     * source asks on its invalidation connection, which answers in order): a near cache whose read
+     * returns first keeps its copy at once and caps it when the answer comes, so that meanwhile the
+     * copy is served at most the staleness bound past the moment the read was sent.
      * @param key the key
      * @return the remaining time in milliseconds, as Redis's {@code PTTL} answers: -1 when the key
      *         has no expiry, -2 when there is no such key; a future failed if the question failed

@@ -229,6 +229,27 @@ final class LocalTier implements InvalidationListener {
      *        earlier than the tier's time to live allows
      */
     void keep(String key, byte[] value, long versionAtSend, long epochAtSend, long sentAtNanos, long expiresAtNanos) {
+        keep(key, value, versionAtSend, epochAtSend, sentAtNanos, expiresAtNanos, null);
+    }
+
+    /**
+     * Keeps a value read from the server, as {@link #keep(String, byte[], long, long, long)} does,
+     * before the key's expiry on the server is known: the answer, once it came, caps the copy
+     * atomically with the store. Whoever comes second of the store and the answer applies it: the
+     * answer is set before {@link #capExpiry} takes the key's lock, and read here under that lock.
+     * @param key the key
+     * @param value the value read, which the tier keeps as it is (the caller copies it)
+     * @param versionAtSend {@link #version} taken before the read was sent
+     * @param epochAtSend {@link #epoch} taken before the read was sent
+     * @param sentAtNanos {@link System#nanoTime()} before the read was sent: the copy's age counts from here
+     * @param answer the key's expiry once the server has said it
+     */
+    void keep(String key, byte[] value, long versionAtSend, long epochAtSend, long sentAtNanos, ExpiryAnswer answer) {
+        keep(key, value, versionAtSend, epochAtSend, sentAtNanos, sentAtNanos + timeToLiveNanos, answer);
+    }
+
+    private void keep(String key, byte[] value, long versionAtSend, long epochAtSend, long sentAtNanos, long expiresAtNanos,
+            @Nullable ExpiryAnswer answer) {
         long expiresAt = earlier(sentAtNanos + timeToLiveNanos, expiresAtNanos);
         if (expiresAt - System.nanoTime() <= 0) {
             // Expired on its way (a slow read, or a key about to expire): nothing to keep.
@@ -245,7 +266,11 @@ final class LocalTier implements InvalidationListener {
             if (current && old.sentAtNanos - sentAtNanos > 0) {
                 return old;
             }
-            return new Entry(value, epochAtSend, sentAtNanos, expiresAt);
+            long until = answer != null && answer.known ? earlier(expiresAt, answer.expiresAtNanos) : expiresAt;
+            if (until - System.nanoTime() <= 0) {
+                return old;
+            }
+            return new Entry(value, epochAtSend, sentAtNanos, until);
         });
         if (kept != null && kept.value == value) {
             localPuts.increment();
@@ -253,6 +278,26 @@ final class LocalTier implements InvalidationListener {
         else {
             discardedLoads.increment();
         }
+    }
+
+    /**
+     * Brings forward the expiry of a copy kept before its key's remaining time to live on the
+     * server was known, now that it is; drops it if that time is past. Only that very copy (the
+     * same array): a copy a later read or write replaced it with has its own.
+     * @param key the key
+     * @param value the array kept
+     * @param expiresAtNanos {@link System#nanoTime()} after which the copy must not be served
+     */
+    void capExpiry(String key, byte[] value, long expiresAtNanos) {
+        // compute, not computeIfPresent: that skips a key being stored without taking its lock, so that a store in
+        // progress, which has read no answer yet, would be left uncapped.
+        map.compute(key, (k, entry) -> {
+            if (entry == null || entry.value != value) {
+                return entry;
+            }
+            long expiresAt = earlier(entry.expiresAtNanos, expiresAtNanos);
+            return expiresAt - System.nanoTime() <= 0 ? null : new Entry(value, entry.epoch, entry.sentAtNanos, expiresAt);
+        });
     }
 
     /** A value read that is not kept for a reason the caller found (its key was rewritten or expired meanwhile). */
@@ -450,6 +495,25 @@ final class LocalTier implements InvalidationListener {
      *        key's expiry on the server if earlier
      */
     record Entry(byte[] value, long epoch, long sentAtNanos, long expiresAtNanos) {
+    }
+
+    /**
+     * A key's expiry on the server, as its answer comes for a copy kept before it did: set by the
+     * answer before it {@linkplain #capExpiry caps} the copy, read by the store under the key's lock.
+     */
+    static final class ExpiryAnswer {
+
+        private volatile long expiresAtNanos;
+        private volatile boolean known;
+
+        /**
+         * The answer has come.
+         * @param expiresAtNanos {@link System#nanoTime()} after which the copy must not be served
+         */
+        void set(long expiresAtNanos) {
+            this.expiresAtNanos = expiresAtNanos;
+            this.known = true;
+        }
     }
 
     /**

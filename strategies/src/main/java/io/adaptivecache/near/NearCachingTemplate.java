@@ -256,8 +256,12 @@ final class NearCachingTemplate implements NearCacheTemplate {
     }
 
     /**
-     * Keeps a value read, until the key's expiry on the server when that is asked: once the answer
-     * has come (the caller does not wait for it).
+     * Keeps a value read, until the key's expiry on the server when that is asked. If the answer
+     * has not come when the value has, the value is kept now, as it would be without the question,
+     * and capped (or dropped) when the answer comes: the source answers before it proves any
+     * heartbeat sent after the question, so that meanwhile the copy is served at most the staleness
+     * bound past the moment the read was sent, when the key still lived (the caller never waits
+     * for the answer, and a tracking connection slower than the data path costs no local hits).
      */
     private void keep(String key, byte @Nullable [] value, long version, long epoch, long sentAt,
             @Nullable CompletableFuture<Long> ttl) {
@@ -270,7 +274,30 @@ final class NearCachingTemplate implements NearCacheTemplate {
             tier.keep(key, copy, version, epoch, sentAt);
             return;
         }
-        ttl.whenComplete((millis, failure) -> keepUntilExpiry(key, copy, version, epoch, sentAt, failure == null ? millis : null));
+        if (ttl.isDone()) {
+            keepUntilExpiry(key, copy, version, epoch, sentAt, ttl.isCompletedExceptionally() ? null : ttl.join());
+            return;
+        }
+        // The answer is noted before the copy is capped, and the store reads it under the key's lock: whichever of the
+        // store and the answer comes second applies it, on whichever thread.
+        LocalTier.ExpiryAnswer answer = new LocalTier.ExpiryAnswer();
+        ttl.whenComplete((millis, failure) -> {
+            long expiresAt = expiry(sentAt, failure == null ? millis : null);
+            answer.set(expiresAt);
+            tier.capExpiry(key, copy, expiresAt);
+        });
+        tier.keep(key, copy, version, epoch, sentAt, answer);
+    }
+
+    /**
+     * When a copy read at {@code sentAt} expires, from the server's answer of its remaining time to
+     * live; {@code sentAt} itself (already expired) when nothing may be kept.
+     */
+    private long expiry(long sentAt, @Nullable Long millis) {
+        if (millis == null || millis < -1) {
+            return sentAt;
+        }
+        return millis == -1 ? sentAt + tier.timeToLiveNanos() : sentAt + TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
     /**
@@ -286,8 +313,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
             tier.discarded();
             return;
         }
-        long expiresAt = millis == -1 ? sentAt + tier.timeToLiveNanos() : sentAt + TimeUnit.MILLISECONDS.toNanos(millis);
-        tier.keep(key, copy, version, epoch, sentAt, expiresAt);
+        tier.keep(key, copy, version, epoch, sentAt, expiry(sentAt, millis));
     }
 
     @Override

@@ -138,7 +138,47 @@ class SharedReadTests {
         answers.put("k:none", CompletableFuture.completedFuture(-1L));
         answers.put("k:gone", CompletableFuture.completedFuture(-2L));
         answers.put("k:failed", CompletableFuture.failedFuture(new IllegalStateException("no answer")));
-        NearCachingTemplate near = near(true, Duration.ofSeconds(1), new InvalidationSource() {
+        NearCachingTemplate near = near(true, Duration.ofSeconds(1), answering(answers));
+        for (String key : answers.keySet()) {
+            this.template.set(key, bytes("v"), Duration.ZERO);
+            assertThat(text(near.get(key))).isEqualTo("v");
+        }
+        long sent = System.nanoTime();
+        assertThat(near.tier().lookup("k:none")).as("no expiry: the time to live").isNotNull();
+        assertThat(near.tier().lookup("k:gone")).as("no such key when asked, a value read: a write came between").isNull();
+        assertThat(near.tier().lookup("k:failed")).as("no answer: nothing kept").isNull();
+        LocalTier.Entry capped = near.tier().lookup("k:short");
+        assertThat(capped).isNotNull();
+        assertThat(capped.expiresAtNanos() - capped.sentAtNanos()).isEqualTo(Duration.ofMillis(100).toNanos());
+        Awaitility.await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+                .until(() -> near.tier().lookup("k:short") == null);
+        assertThat(near.tier().lookup("k:none")).isNotNull();
+        assertThat(System.nanoTime() - sent).isLessThan(Duration.ofSeconds(1).toNanos());
+    }
+
+    @Test
+    void aCopyKeptBeforeTheAnswerCameShouldBeCappedOrDroppedWhenItComes() throws Exception {
+        java.util.Map<String, CompletableFuture<Long>> answers = new java.util.concurrent.ConcurrentHashMap<>();
+        CompletableFuture<Long> shortLived = new CompletableFuture<>();
+        CompletableFuture<Long> gone = new CompletableFuture<>();
+        answers.put("k:short", shortLived);
+        answers.put("k:gone", gone);
+        NearCachingTemplate near = near(true, Duration.ofSeconds(1), answering(answers));
+        for (String key : answers.keySet()) {
+            this.template.set(key, bytes("v"), Duration.ZERO);
+            assertThat(text(near.get(key))).isEqualTo("v");
+            assertThat(near.tier().lookup(key)).as("kept at once, the answer still to come").isNotNull();
+        }
+        shortLived.complete(100L);
+        gone.complete(-2L);
+        LocalTier.Entry capped = near.tier().lookup("k:short");
+        assertThat(capped.expiresAtNanos() - capped.sentAtNanos()).isEqualTo(Duration.ofMillis(100).toNanos());
+        assertThat(near.tier().lookup("k:gone")).as("the key was gone when asked: a write came between").isNull();
+    }
+
+    /** A source that answers time-to-live questions from a map and does nothing else. */
+    private static InvalidationSource answering(java.util.Map<String, CompletableFuture<Long>> answers) {
+        return new InvalidationSource() {
             @Override
             public InvalidationSubscription subscribe(java.util.Collection<String> keyPrefixes, InvalidationListener listener) {
                 throw new UnsupportedOperationException();
@@ -167,22 +207,7 @@ class SharedReadTests {
             @Override
             public void close() {
             }
-        });
-        for (String key : answers.keySet()) {
-            this.template.set(key, bytes("v"), Duration.ZERO);
-            assertThat(text(near.get(key))).isEqualTo("v");
-        }
-        long sent = System.nanoTime();
-        assertThat(near.tier().lookup("k:none")).as("no expiry: the time to live").isNotNull();
-        assertThat(near.tier().lookup("k:gone")).as("no such key when asked, a value read: a write came between").isNull();
-        assertThat(near.tier().lookup("k:failed")).as("no answer: nothing kept").isNull();
-        LocalTier.Entry capped = near.tier().lookup("k:short");
-        assertThat(capped).isNotNull();
-        assertThat(capped.expiresAtNanos() - capped.sentAtNanos()).isEqualTo(Duration.ofMillis(100).toNanos());
-        Awaitility.await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
-                .until(() -> near.tier().lookup("k:short") == null);
-        assertThat(near.tier().lookup("k:none")).isNotNull();
-        assertThat(System.nanoTime() - sent).isLessThan(Duration.ofSeconds(1).toNanos());
+        };
     }
 
     /** Starts a read of the key on a caller thread whose get the backend holds; returns once it is held. */
