@@ -182,11 +182,14 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
         /** Whether Spring caches have a near cache (a local tier in front of the server) unless set per cache. */
         private boolean enabled;
 
-        /** The most entries a cache's local tier holds; ignored when maximum-weight is set. */
-        private long maximumEntries = 10_000;
+        /** The most entries a cache's local tier holds; maximum-weight holds too. */
+        private long maximumEntries = NearCacheSettings.DEFAULT_MAXIMUM_ENTRIES;
 
-        /** The most bytes (values, keys and a 64-byte overhead per entry) a cache's local tier holds; replaces maximum-entries when set. */
-        private @Nullable DataSize maximumWeight;
+        /**
+         * The most bytes (values, keys and a 64-byte overhead per entry) a cache's local tier holds;
+         * maximum-entries holds too, so that a few large values cannot fill the heap.
+         */
+        private DataSize maximumWeight = DataSize.ofBytes(NearCacheSettings.DEFAULT_MAXIMUM_WEIGHT_BYTES);
 
         /**
          * The longest a local copy lives. With Redis, a copy is dropped as soon as the server reports
@@ -228,11 +231,11 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
             this.maximumEntries = maximumEntries;
         }
 
-        public @Nullable DataSize getMaximumWeight() {
+        public DataSize getMaximumWeight() {
             return this.maximumWeight;
         }
 
-        public void setMaximumWeight(@Nullable DataSize maximumWeight) {
+        public void setMaximumWeight(DataSize maximumWeight) {
             this.maximumWeight = maximumWeight;
         }
 
@@ -296,19 +299,9 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
             NearCache cache = this.caches.getOrDefault(cacheName, new NearCache());
             NearCacheSettings.Builder settings = NearCacheSettings.builder().name(cacheName).keyPrefixes(keyPrefix)
                     .timeToLive(cache.getTimeToLive() != null ? cache.getTimeToLive() : this.timeToLive);
-            // A cache's own bound replaces the default bound, whichever kind each is.
-            if (cache.getMaximumWeight() != null) {
-                settings.maximumWeight(cache.getMaximumWeight().toBytes());
-            }
-            else if (cache.getMaximumEntries() != null) {
-                settings.maximumEntries(cache.getMaximumEntries());
-            }
-            else if (this.maximumWeight != null) {
-                settings.maximumWeight(this.maximumWeight.toBytes());
-            }
-            else {
-                settings.maximumEntries(this.maximumEntries);
-            }
+            // Both bounds hold; each a cache leaves unset comes from the defaults.
+            settings.maximumEntries(cache.getMaximumEntries() != null ? cache.getMaximumEntries() : this.maximumEntries);
+            settings.maximumWeight((cache.getMaximumWeight() != null ? cache.getMaximumWeight() : this.maximumWeight).toBytes());
             return settings.build();
         }
 
@@ -323,7 +316,11 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
         }
 
         void validate(String prefix) {
-            PropertyRules.atLeast(prefix + ".maximum-entries", this.maximumEntries, 1, "(or set maximum-weight)");
+            PropertyRules.atLeast(prefix + ".maximum-entries", this.maximumEntries, 1);
+            if (this.maximumWeight == null) {
+                // Bound to nothing (an empty value): the default byte bound cannot be lifted, only set.
+                throw new InvalidAdaptiveCachePropertyException(prefix + ".maximum-weight", null, "it must be set, such as 64MB");
+            }
             weight(prefix + ".maximum-weight", this.maximumWeight);
             PropertyRules.positive(prefix + ".time-to-live", this.timeToLive);
             PropertyRules.positive(prefix + ".max-staleness", this.maxStaleness);
@@ -332,13 +329,9 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
             this.caches.forEach((name, cache) -> {
                 String own = prefix + ".caches." + name;
                 if (cache.getMaximumEntries() != null) {
-                    PropertyRules.atLeast(own + ".maximum-entries", cache.getMaximumEntries(), 1, "(or set maximum-weight)");
+                    PropertyRules.atLeast(own + ".maximum-entries", cache.getMaximumEntries(), 1);
                 }
                 weight(own + ".maximum-weight", cache.getMaximumWeight());
-                if (cache.getMaximumEntries() != null && cache.getMaximumWeight() != null) {
-                    throw new InvalidAdaptiveCachePropertyException(own + ".maximum-weight", cache.getMaximumWeight(),
-                            "a near cache is bounded by entries or by weight, not both; remove " + own + ".maximum-entries");
-                }
                 if (cache.getTimeToLive() != null) {
                     PropertyRules.positive(own + ".time-to-live", cache.getTimeToLive());
                 }
@@ -361,10 +354,10 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
         /** Whether this cache has a near cache; unset follows near.enabled. */
         private @Nullable Boolean enabled;
 
-        /** The most entries this cache's local tier holds. */
+        /** The most entries this cache's local tier holds; its maximum-weight holds too. */
         private @Nullable Long maximumEntries;
 
-        /** The most bytes this cache's local tier holds; replaces maximum-entries. */
+        /** The most bytes this cache's local tier holds; its maximum-entries holds too. */
         private @Nullable DataSize maximumWeight;
 
         /** The longest a local copy of this cache lives. */

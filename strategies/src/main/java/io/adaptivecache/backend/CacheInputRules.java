@@ -64,8 +64,8 @@ public final class CacheInputRules {
     /**
      * Checks a key.
      * @param key the key
-     * @throws InvalidCacheInputException if it is null, empty, too long, or (for text protocols)
-     *     holds a space or a control character
+     * @throws InvalidCacheInputException if it is null, empty, too long, holds an unpaired
+     *     surrogate (no UTF-8 form), or (for text protocols) holds a space or a control character
      */
     public void checkKey(String key) {
         if (key == null) {
@@ -91,6 +91,13 @@ public final class CacheInputRules {
             else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(key.charAt(i + 1))) {
                 bytes += 4;
                 i++;
+            }
+            else if (Character.isSurrogate(c)) {
+                // No UTF-8 form: the drivers would send '?' instead, naming another key, whose invalidations a near cache
+                // would never match to this one.
+                throw new InvalidCacheInputException("Cache key " + quote(key) + " holds an unpaired surrogate (U+"
+                        + String.format("%04X", (int) c) + ") at index " + i + ", which has no UTF-8 form; a key must be"
+                        + " valid Unicode text");
             }
             else {
                 bytes += 3;
@@ -151,7 +158,8 @@ public final class CacheInputRules {
     }
 
     /**
-     * A key as a failure message shows it: in quotes, control characters escaped, cut after
+     * A key as a failure message shows it: in quotes, control characters and unpaired surrogates
+     * escaped, cut after
      * {@value #QUOTED_KEY_LIMIT} characters.
      * @param key the key, not null
      * @return the quoted key
@@ -161,7 +169,9 @@ public final class CacheInputRules {
         int shown = Math.min(key.length(), QUOTED_KEY_LIMIT);
         for (int i = 0; i < shown; i++) {
             char c = key.charAt(i);
-            if (c < 0x20 || c == 0x7F) {
+            boolean paired = Character.isHighSurrogate(c) ? i + 1 < key.length() && Character.isLowSurrogate(key.charAt(i + 1))
+                    : Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(key.charAt(i - 1));
+            if (c < 0x20 || c == 0x7F || (Character.isSurrogate(c) && !paired)) {
                 quoted.append(String.format("\\u%04x", (int) c));
             }
             else {

@@ -2,6 +2,9 @@ package io.adaptivecache.near;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a near cache learns that keys changed on the server. One source (one connection to one
@@ -33,6 +36,26 @@ public interface InvalidationSource extends AutoCloseable {
      * @return the bound
      */
     Duration stalenessBound();
+
+    /**
+     * Asks the server how long a key has left to live, so that a near cache keeps its copy of the
+     * key no longer than the server keeps the key: the server reports an expiry only when it
+     * deletes the key, which it may do long after the key expired. The question is sent at once,
+     * to the same server as the near cache's reads, before the read it goes with; the near cache
+     * counts the answer from before it asked, which is never later than the server's expiry. The
+     * answer must come no later than the proof of any heartbeat sent after the question (the Redis
+     * source asks on its invalidation connection, which answers in order): a near cache whose read
+     * returns first keeps its copy at once and caps it when the answer comes, so that meanwhile the
+     * copy is served at most the staleness bound past the moment the read was sent.
+     * @param key the key
+     * @return the remaining time in milliseconds, as Redis's {@code PTTL} answers: -1 when the key
+     *         has no expiry, -2 when there is no such key; a future failed if the question failed
+     *         (the near cache then keeps nothing); or {@code null} when this source cannot tell (the
+     *         default), and copies are bounded by the near cache's time to live only
+     */
+    default @Nullable CompletableFuture<Long> remainingTimeToLive(String key) {
+        return null;
+    }
 
     /**
      * Whether invalidations flow right now (connected, tracking, heartbeat answered in time).

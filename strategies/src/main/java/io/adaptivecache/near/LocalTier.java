@@ -32,22 +32,35 @@ import org.jspecify.annotations.Nullable;
  * a skipped store (counted in {@code discardedLoads}), never a stale one.
  *
  * <p><b>Own writes</b> ({@linkplain #LocalTier(NearCacheSettings, long, boolean) write-through},
- * for a tier whose server reports every write, in order, on one connection). A {@code set} that
- * completed keeps its own value locally, marked as awaiting its <em>echo</em>: the server's report
- * of that very write, which would otherwise drop the copy just stored and cost the next read a
- * round trip. The first report of the key after the store is taken as the echo and leaves the copy
- * (now unmarked); every later one drops it. This is safe because the server sends reports in the
- * order it executed the writes: the echo comes before the report of any later write, so the report
- * taken as the echo is the echo itself or the report of an older write, and the copy is at least as
- * new as either. The echo often overtakes the write's reply (the two come on different
- * connections): when one report of the key's stripe arrived while the write was on its way, it was
- * the echo or an older write's (a later write's report comes after the echo, so it cannot have come
- * alone), and the value is kept unmarked, so that the next report drops it. The value is not kept
- * when two or more reports came meanwhile (the echo and a later write's may be among them), when
- * another write of this instance in the stripe overlapped it (two writes may execute in either
- * order), or after a flush; the check runs under the key's lock, where a report of the key also
- * runs after counting itself. Reports are counted per stripe, which errs on the side of keeping
- * less. Otherwise the write drops the key as every other write does.
+ * for a tier whose server reports every write of its keys). A {@code set} that completed may keep
+ * its own value locally, so that the next read of this instance needs no round trip, but only until
+ * the next report of the key, which drops it like every report: its own <em>echo</em> (the server's
+ * report of that very write) included. No report is taken for the echo alone, because Redis does
+ * not report per write: it collects the keys written during one cycle of its event loop and sends
+ * one report of them before it sleeps, so that this set and another client's write of the key in
+ * the same cycle (a {@code SET}, {@code DEL}, {@code INCR}, {@code EXPIRE}) come as one report, the
+ * same as the echo alone would.
+ *
+ * <p>The value is kept only if no report of the key's stripe came while the write was on its way
+ * (counted from before it was sent to the store, which runs under the key's lock, where a report of
+ * the key also runs after counting itself), no other write of this instance in the stripe (of any
+ * kind: set, delete, add, replace, cas, incr, decr, touch) overlapped it, and no flush came. Why that
+ * is safe: the server executed the set at some moment between its sending and its reply, and
+ * reports it, and any write of the key executed after it, no earlier than in the report of the
+ * cycle that executed the set. No report came before the store, so that report is still to come,
+ * and it drops the copy: until then the server held the value written, or a write after it is not
+ * yet reported, exactly as for a value read from the server and kept (a copy of a read is
+ * dropped by the same report). A report that came while the write was on its way may have been the
+ * echo and a later write's together: nothing is kept. An own write of the key overlapping it may
+ * have run after it, and returned before it: nothing is kept, so that a read of this instance
+ * that starts after that write returned cannot see the set's value. Reports and writes are counted
+ * per stripe, which errs on the side of keeping less. Otherwise the set drops the key as every
+ * other write does.
+ *
+ * <p><b>Expiry.</b> A copy lives until the earlier of the tier's time to live, counted from when
+ * its read (or write) was sent, and the key's expiry on the server when the caller knows it
+ * ({@link #keep(String, byte[], long, long, long, long)}): Redis reports an expiry only when it
+ * deletes the key, which it may do long after it expired.
  */
 final class LocalTier implements InvalidationListener {
 
@@ -63,16 +76,12 @@ final class LocalTier implements InvalidationListener {
     /** Drops a key's entry; non-capturing, so an invalidation allocates nothing for it. */
     private static final BiFunction<String, Entry, Entry> REMOVE = (key, entry) -> null;
 
-    /** A report of the key: the echo an own write's copy awaits leaves it (unmarked); any other drops it. */
-    private static final BiFunction<String, Entry, Entry> ECHO_OR_REMOVE = (key, entry) -> entry != null && entry.awaitsEcho
-            ? new Entry(entry.value, entry.epoch, entry.sentAtNanos, false) : null;
-
     private final Cache<String, Entry> entries;
     private final ConcurrentMap<String, Entry> map;
     private final AtomicLongArray versions = new AtomicLongArray(STRIPES);
-    /** The server's reports per stripe: a write keeps its value only if at most one came while it was on its way. */
+    /** The server's reports per stripe: an own set keeps its value only if none came while it was on its way. */
     private final AtomicLongArray reports = new AtomicLongArray(STRIPES);
-    /** This instance's writes started, and in flight, per stripe: overlapping writes keep nothing. */
+    /** This instance's writes (of every kind) started, and in flight, per stripe: a set overlapping any keeps nothing. */
     private final AtomicLongArray writesStarted = new AtomicLongArray(STRIPES);
     private final AtomicIntegerArray writesInFlight = new AtomicIntegerArray(STRIPES);
     private final boolean writeThrough;
@@ -112,9 +121,9 @@ final class LocalTier implements InvalidationListener {
      * A tier.
      * @param settings the bounds and prefixes
      * @param timeToLiveNanos the longest a copy lives, from when its read (or write) was sent
-     * @param writeThrough whether a completed {@code set} keeps its value, awaiting its echo: only
-     *        for a server that reports every write of the tier's keys, in order, and a template
-     *        whose writes that return normally were executed (not skipped, as in DEGRADE mode)
+     * @param writeThrough whether a completed {@code set} may keep its value until the next report
+     *        of its key: only for a server that reports every write of the tier's keys, and a
+     *        template whose writes that return normally were executed (not skipped, as in DEGRADE mode)
      */
     LocalTier(NearCacheSettings settings, long timeToLiveNanos, boolean writeThrough) {
         this.writeThrough = writeThrough;
@@ -122,27 +131,24 @@ final class LocalTier implements InvalidationListener {
         this.prefixes = KeyPrefixes.of(settings.keyPrefixes());
         // Maintenance (eviction, expiry) on the calling threads, a little at a time: the bound holds at once, and the
         // tier needs no pool of its own nor the common pool.
-        Caffeine<Object, Object> builder = Caffeine.newBuilder().executor(Runnable::run);
-        if (settings.maximumWeightBytes() > 0) {
-            builder.maximumWeight(settings.maximumWeightBytes());
-        }
-        else {
-            builder.maximumSize(settings.maximumEntries());
-        }
-        Caffeine<String, Entry> typed = builder.<String, Entry>evictionListener((key, entry, cause) -> {
-            if (cause.wasEvicted()) {
-                evictions.increment();
-            }
-        }).expireAfter(new FromSend(timeToLiveNanos));
-        if (settings.maximumWeightBytes() > 0) {
-            typed = typed.weigher(LocalTier::weigh);
-        }
-        this.entries = typed.build();
+        // Caffeine takes one bound, so both are held as one weight: each entry weighs at least the weight bound's share of
+        // one entry, so that no more entries than the entry bound fit, and at least its bytes, so that no more bytes do.
+        long maximumWeight = settings.maximumWeightBytes();
+        long minimumWeight = settings.maximumEntries() > 0 ? Math.max(1, maximumWeight / settings.maximumEntries()) : 0;
+        this.entries = Caffeine.newBuilder().executor(Runnable::run).maximumWeight(maximumWeight)
+                .<String, Entry>weigher((key, entry) -> weigh(key, entry, minimumWeight))
+                .evictionListener((key, entry, cause) -> {
+                    if (cause.wasEvicted()) {
+                        evictions.increment();
+                    }
+                })
+                .expireAfter(new UntilExpiry())
+                .build();
         this.map = entries.asMap();
     }
 
-    private static int weigh(String key, Entry entry) {
-        long weight = ENTRY_OVERHEAD_BYTES + 2L * key.length() + entry.value.length;
+    private static int weigh(String key, Entry entry, long minimumWeight) {
+        long weight = Math.max(ENTRY_OVERHEAD_BYTES + 2L * key.length() + entry.value.length, minimumWeight);
         return (int) Math.min(weight, Integer.MAX_VALUE);
     }
 
@@ -208,6 +214,48 @@ final class LocalTier implements InvalidationListener {
      * @param sentAtNanos {@link System#nanoTime()} before the read was sent: the copy's age counts from here
      */
     void keep(String key, byte[] value, long versionAtSend, long epochAtSend, long sentAtNanos) {
+        keep(key, value, versionAtSend, epochAtSend, sentAtNanos, sentAtNanos + timeToLiveNanos);
+    }
+
+    /**
+     * Keeps a value read from the server, as {@link #keep(String, byte[], long, long, long)} does,
+     * until at most the given moment (the key's expiry on the server, as far as the caller knows).
+     * @param key the key
+     * @param value the value read, which the tier keeps as it is (the caller copies it)
+     * @param versionAtSend {@link #version} taken before the read was sent
+     * @param epochAtSend {@link #epoch} taken before the read was sent
+     * @param sentAtNanos {@link System#nanoTime()} before the read was sent: the copy's age counts from here
+     * @param expiresAtNanos {@link System#nanoTime()} after which the copy must not be served, if
+     *        earlier than the tier's time to live allows
+     */
+    void keep(String key, byte[] value, long versionAtSend, long epochAtSend, long sentAtNanos, long expiresAtNanos) {
+        keep(key, value, versionAtSend, epochAtSend, sentAtNanos, expiresAtNanos, null);
+    }
+
+    /**
+     * Keeps a value read from the server, as {@link #keep(String, byte[], long, long, long)} does,
+     * before the key's expiry on the server is known: the answer, once it came, caps the copy
+     * atomically with the store. Whoever comes second of the store and the answer applies it: the
+     * answer is set before {@link #capExpiry} takes the key's lock, and read here under that lock.
+     * @param key the key
+     * @param value the value read, which the tier keeps as it is (the caller copies it)
+     * @param versionAtSend {@link #version} taken before the read was sent
+     * @param epochAtSend {@link #epoch} taken before the read was sent
+     * @param sentAtNanos {@link System#nanoTime()} before the read was sent: the copy's age counts from here
+     * @param answer the key's expiry once the server has said it
+     */
+    void keep(String key, byte[] value, long versionAtSend, long epochAtSend, long sentAtNanos, ExpiryAnswer answer) {
+        keep(key, value, versionAtSend, epochAtSend, sentAtNanos, sentAtNanos + timeToLiveNanos, answer);
+    }
+
+    private void keep(String key, byte[] value, long versionAtSend, long epochAtSend, long sentAtNanos, long expiresAtNanos,
+            @Nullable ExpiryAnswer answer) {
+        long expiresAt = earlier(sentAtNanos + timeToLiveNanos, expiresAtNanos);
+        if (expiresAt - System.nanoTime() <= 0) {
+            // Expired on its way (a slow read, or a key about to expire): nothing to keep.
+            discardedLoads.increment();
+            return;
+        }
         int stripe = stripe(key);
         Entry kept = map.compute(key, (k, old) -> {
             if (versions.get(stripe) != versionAtSend || epoch.get() != epochAtSend) {
@@ -218,9 +266,11 @@ final class LocalTier implements InvalidationListener {
             if (current && old.sentAtNanos - sentAtNanos > 0) {
                 return old;
             }
-            // Replacing an own write's copy still awaiting its echo: this read was sent after that write completed (a
-            // version bump since would have stopped it), so it is at least as new, and the echo is still to come.
-            return new Entry(value, epochAtSend, sentAtNanos, current && old.awaitsEcho);
+            long until = answer != null && answer.known ? earlier(expiresAt, answer.expiresAtNanos) : expiresAt;
+            if (until - System.nanoTime() <= 0) {
+                return old;
+            }
+            return new Entry(value, epochAtSend, sentAtNanos, until);
         });
         if (kept != null && kept.value == value) {
             localPuts.increment();
@@ -230,6 +280,31 @@ final class LocalTier implements InvalidationListener {
         }
     }
 
+    /**
+     * Brings forward the expiry of a copy kept before its key's remaining time to live on the
+     * server was known, now that it is; drops it if that time is past. Only that very copy (the
+     * same array): a copy a later read or write replaced it with has its own.
+     * @param key the key
+     * @param value the array kept
+     * @param expiresAtNanos {@link System#nanoTime()} after which the copy must not be served
+     */
+    void capExpiry(String key, byte[] value, long expiresAtNanos) {
+        // compute, not computeIfPresent: that skips a key being stored without taking its lock, so that a store in
+        // progress, which has read no answer yet, would be left uncapped.
+        map.compute(key, (k, entry) -> {
+            if (entry == null || entry.value != value) {
+                return entry;
+            }
+            long expiresAt = earlier(entry.expiresAtNanos, expiresAtNanos);
+            return expiresAt - System.nanoTime() <= 0 ? null : new Entry(value, entry.epoch, entry.sentAtNanos, expiresAt);
+        });
+    }
+
+    /** A value read that is not kept for a reason the caller found (its key was rewritten or expired meanwhile). */
+    void discarded() {
+        discardedLoads.increment();
+    }
+
     /** The server says the key changed. */
     @Override
     public void invalidate(String key) {
@@ -237,15 +312,10 @@ final class LocalTier implements InvalidationListener {
             return;
         }
         if (writeThrough) {
-            int stripe = stripe(key);
-            // Counted before the key's lock: an own write's store that takes the lock after this sees it and keeps nothing.
-            reports.incrementAndGet(stripe);
-            versions.incrementAndGet(stripe);
-            map.compute(key, ECHO_OR_REMOVE);
+            // Counted before the key's lock: an own set's store that takes the lock after this sees it and keeps nothing.
+            reports.incrementAndGet(stripe(key));
         }
-        else {
-            drop(key);
-        }
+        drop(key);
         serverInvalidations.increment();
         LagSample sample = lagSample.get();
         if (sample != null && sample.key.equals(key) && lagSample.compareAndSet(sample, null)) {
@@ -263,6 +333,13 @@ final class LocalTier implements InvalidationListener {
      * @param key the key
      */
     void beforeWrite(String key) {
+        if (writeThrough) {
+            // Counted before anything is sent: a set in flight meanwhile, or one that starts before this completes, keeps
+            // nothing. Every beforeWrite is paired with an afterWrite.
+            int stripe = stripe(key);
+            writesInFlight.incrementAndGet(stripe);
+            writesStarted.incrementAndGet(stripe);
+        }
         drop(key);
         writeInvalidations.increment();
         remoteWrites.increment();
@@ -277,21 +354,26 @@ final class LocalTier implements InvalidationListener {
      */
     void afterWrite(String key) {
         drop(key);
+        if (writeThrough) {
+            writesInFlight.decrementAndGet(stripe(key));
+        }
     }
 
     /**
      * A {@code set} of the key through this near cache is about to be sent. A tier that does not
-     * write through drops the key as {@link #beforeWrite} does. A write-through tier leaves the
+     * write through, or is not serving, counts it and drops the key as {@link #beforeWrite} does
+     * (once: the set is one write). A write-through tier leaves the
      * current copy to be served while the write is on its way (a read that overlaps a write may
      * return either value; {@link #afterSet} replaces or drops the copy before the write returns, so
      * no read that starts after it sees the old value), which spares the callers of a hot key a
      * round trip each during every write of it; and notes what the write sees now, for
      * {@link #afterSet} to decide whether its value may be kept.
      * @param key the key
-     * @return the ticket for {@link #afterSet}, or {@code null} if the tier does not write through
+     * @param serving whether the near cache serves locally now; a set while it does not keeps nothing
+     * @return the ticket for {@link #afterSet}, or {@code null} if the set is to keep nothing
      */
-    @Nullable WriteTicket beforeSet(String key) {
-        if (!writeThrough) {
+    @Nullable WriteTicket beforeSet(String key, boolean serving) {
+        if (!writeThrough || !serving) {
             beforeWrite(key);
             return null;
         }
@@ -306,17 +388,19 @@ final class LocalTier implements InvalidationListener {
 
     /**
      * A {@code set} through this near cache has completed or failed. A completed one keeps its
-     * value, awaiting its echo, when nothing since {@link #beforeSet} could have let the echo
-     * through already or reorder it (see the class comment); otherwise, and after a failure, as
-     * {@link #afterWrite}.
+     * value until the next report of the key when no report of its stripe came and no other own
+     * write of the stripe overlapped it since {@link #beforeSet} (see the class comment); otherwise,
+     * and after a failure, it drops the key as {@link #afterWrite} does.
      * @param key the key
      * @param ticket from {@link #beforeSet}, or {@code null}
      * @param written the value the server now holds, which the tier keeps as it is (the caller
      *        copies it), or {@code null} if the write failed or is not to be kept
+     * @param serverTtlNanos the time to live the set gave the key on the server, 0 for none: the
+     *        copy lives no longer than that from when the set was sent
      */
-    void afterSet(String key, @Nullable WriteTicket ticket, byte @Nullable [] written) {
+    void afterSet(String key, @Nullable WriteTicket ticket, byte @Nullable [] written, long serverTtlNanos) {
         if (ticket == null) {
-            drop(key);
+            afterWrite(key);
             return;
         }
         writesInFlight.decrementAndGet(ticket.stripe);
@@ -326,18 +410,28 @@ final class LocalTier implements InvalidationListener {
         }
         // Reads sent before the write completed may have read the old value: they must not keep it.
         versions.incrementAndGet(ticket.stripe);
+        // The server's expiry is at least the TTL after the set was sent (the template rounds it up to milliseconds).
+        long expiresAt = ticket.sentAtNanos + timeToLiveNanos;
+        if (serverTtlNanos > 0) {
+            expiresAt = earlier(expiresAt, ticket.sentAtNanos + serverTtlNanos);
+        }
+        long expiry = expiresAt;
         Entry kept = map.compute(key, (k, old) -> {
-            long reportsMeanwhile = reports.get(ticket.stripe) - ticket.reports;
-            if (reportsMeanwhile > 1 || writesStarted.get(ticket.stripe) != ticket.started || epoch.get() != ticket.epoch) {
+            if (reports.get(ticket.stripe) != ticket.reports || writesStarted.get(ticket.stripe) != ticket.started
+                    || epoch.get() != ticket.epoch || expiry - System.nanoTime() <= 0) {
                 return null;
             }
-            // None came: the echo is still to come. One came: it was the echo, or an older write's and the echo drops this.
-            return new Entry(written, ticket.epoch, ticket.sentAtNanos, reportsMeanwhile == 0);
+            // No report came: the one of this set's cycle, which may also stand for later writes, is still to come.
+            return new Entry(written, ticket.epoch, ticket.sentAtNanos, expiry);
         });
         if (kept != null && kept.value == written) {
             localPuts.increment();
             ownWritesKept.increment();
         }
+    }
+
+    private static long earlier(long a, long b) {
+        return a - b <= 0 ? a : b;
     }
 
     private void drop(String key) {
@@ -376,6 +470,16 @@ final class LocalTier implements InvalidationListener {
                 flushes.sum(), entries.estimatedSize(), remoteWrites.sum(), lagCount.sum(), lagTotalNanos.sum(), lagMaxNanos.get());
     }
 
+    /** Runs Caffeine's pending maintenance (eviction, expiry) now; for tests. */
+    void cleanUp() {
+        entries.cleanUp();
+    }
+
+    /** The weight Caffeine counts for the held copies, or -1 when the tier is not bounded by weight; for tests. */
+    long weightedSize() {
+        return entries.policy().eviction().map(eviction -> eviction.weightedSize().orElse(-1)).orElse(-1L);
+    }
+
     static int stripe(String key) {
         int hash = key.hashCode();
         return (hash ^ (hash >>> 16)) & (STRIPES - 1);
@@ -386,11 +490,30 @@ final class LocalTier implements InvalidationListener {
      * as a miss, which is no proof that the key is absent.
      * @param value the value
      * @param epoch the epoch the read was sent under
-     * @param sentAtNanos when the read was sent
-     * @param awaitsEcho whether it is an own write's value whose echo (the server's report of that
-     *        write) has not come yet
+     * @param sentAtNanos when the read (or own set) was sent
+     * @param expiresAtNanos when it expires: the tier's time to live from {@code sentAtNanos}, or the
+     *        key's expiry on the server if earlier
      */
-    record Entry(byte[] value, long epoch, long sentAtNanos, boolean awaitsEcho) {
+    record Entry(byte[] value, long epoch, long sentAtNanos, long expiresAtNanos) {
+    }
+
+    /**
+     * A key's expiry on the server, as its answer comes for a copy kept before it did: set by the
+     * answer before it {@linkplain #capExpiry caps} the copy, read by the store under the key's lock.
+     */
+    static final class ExpiryAnswer {
+
+        private volatile long expiresAtNanos;
+        private volatile boolean known;
+
+        /**
+         * The answer has come.
+         * @param expiresAtNanos {@link System#nanoTime()} after which the copy must not be served
+         */
+        void set(long expiresAtNanos) {
+            this.expiresAtNanos = expiresAtNanos;
+            this.known = true;
+        }
     }
 
     /**
@@ -408,12 +531,16 @@ final class LocalTier implements InvalidationListener {
     private record LagSample(String key, long sentAtNanos) {
     }
 
-    /** Each copy lives the time to live from when its read was sent, not from when the reply came. */
-    private record FromSend(long timeToLiveNanos) implements Expiry<String, Entry> {
+    /**
+     * Each copy lives until its own expiry: the time to live from when its read was sent (not from
+     * when the reply came), or the key's expiry on the server if earlier. Caffeine's clock is
+     * {@link System#nanoTime()}, as the entries' times are.
+     */
+    private static final class UntilExpiry implements Expiry<String, Entry> {
 
         @Override
         public long expireAfterCreate(String key, Entry entry, long currentTime) {
-            return Math.max(0, timeToLiveNanos - (currentTime - entry.sentAtNanos));
+            return Math.max(0, entry.expiresAtNanos - currentTime);
         }
 
         @Override

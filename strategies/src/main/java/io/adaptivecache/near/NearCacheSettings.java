@@ -8,7 +8,9 @@ import java.util.Objects;
 
 /**
  * The local tier of one near cache: how much it may hold, how long an entry may live, and which
- * keys it caches. Memory is always bounded, by a number of entries or by their weight in bytes.
+ * keys it caches. Memory is always bounded, by a number of entries and by their weight in bytes:
+ * both bounds hold (10,000 entries and 64 MiB unless set), so that large values written by other
+ * clients cannot fill the heap however few they are.
  *
  * <pre>{@code
  * NearCacheSettings settings = NearCacheSettings.builder()
@@ -20,7 +22,13 @@ import java.util.Objects;
  */
 public final class NearCacheSettings {
 
-    /** 10,000 entries, five minutes, every key. */
+    /** The default bound in bytes, 64 MiB. */
+    public static final long DEFAULT_MAXIMUM_WEIGHT_BYTES = 64L * 1024 * 1024;
+
+    /** The default entry bound, 10,000. */
+    public static final long DEFAULT_MAXIMUM_ENTRIES = 10_000;
+
+    /** 10,000 entries, 64 MiB, five minutes, every key. */
     public static final NearCacheSettings DEFAULTS = builder().build();
 
     private final long maximumEntries;
@@ -38,7 +46,7 @@ public final class NearCacheSettings {
     }
 
     /**
-     * Starts settings with the defaults: 10,000 entries, five minutes, every key.
+     * Starts settings with the defaults: 10,000 entries, 64 MiB, five minutes, every key.
      * @return a builder
      */
     public static Builder builder() {
@@ -46,7 +54,7 @@ public final class NearCacheSettings {
     }
 
     /**
-     * The most entries the local tier holds, or 0 when it is bounded by weight instead.
+     * The most entries the local tier holds.
      * @return the bound
      */
     public long maximumEntries() {
@@ -54,8 +62,7 @@ public final class NearCacheSettings {
     }
 
     /**
-     * The most bytes (keys, values and a per-entry overhead) the local tier holds, or 0 when it
-     * is bounded by entries instead.
+     * The most bytes (keys, values and a per-entry overhead) the local tier holds.
      * @return the bound
      */
     public long maximumWeightBytes() {
@@ -88,15 +95,15 @@ public final class NearCacheSettings {
 
     @Override
     public String toString() {
-        return "NearCacheSettings[" + (maximumEntries > 0 ? maximumEntries + " entries" : maximumWeightBytes + " bytes")
+        return "NearCacheSettings[" + maximumEntries + " entries, " + maximumWeightBytes + " bytes"
                 + ", ttl " + timeToLive + ", prefixes " + (keyPrefixes.isEmpty() ? "(every key)" : keyPrefixes) + "]";
     }
 
     /** Builds {@link NearCacheSettings}; not thread-safe. */
     public static final class Builder {
 
-        private long maximumEntries = 10_000;
-        private long maximumWeightBytes;
+        private long maximumEntries = DEFAULT_MAXIMUM_ENTRIES;
+        private long maximumWeightBytes = DEFAULT_MAXIMUM_WEIGHT_BYTES;
         private Duration timeToLive = Duration.ofMinutes(5);
         private final List<String> keyPrefixes = new ArrayList<>();
         private String name;
@@ -105,7 +112,7 @@ public final class NearCacheSettings {
         }
 
         /**
-         * Bounds the local tier by entries (the default, 10,000), replacing a weight bound.
+         * The most entries the local tier holds (default 10,000); the weight bound holds too.
          * @param maximumEntries at least 1
          * @return this builder
          */
@@ -114,13 +121,15 @@ public final class NearCacheSettings {
                 throw new IllegalArgumentException("The near cache's maximum entries must be at least 1, was " + maximumEntries);
             }
             this.maximumEntries = maximumEntries;
-            this.maximumWeightBytes = 0;
             return this;
         }
 
         /**
-         * Bounds the local tier by weight, replacing the entry bound: each entry weighs its
-         * value's bytes, two bytes per key character and 64 bytes of overhead.
+         * The most bytes the local tier holds (default 64 MiB, {@link #DEFAULT_MAXIMUM_WEIGHT_BYTES}):
+         * each entry weighs its value's bytes, two bytes per key character and 64 bytes of
+         * overhead. The entry bound holds too (raise it for many small values): the tier holds
+         * both as one weight, each entry weighing at least this bound's share of one entry
+         * ({@code maximumWeight / maximumEntries}), so that neither bound is exceeded.
          * @param maximumWeightBytes at least 1
          * @return this builder
          */
@@ -130,7 +139,6 @@ public final class NearCacheSettings {
                         + maximumWeightBytes);
             }
             this.maximumWeightBytes = maximumWeightBytes;
-            this.maximumEntries = 0;
             return this;
         }
 

@@ -55,13 +55,13 @@ public final class NearCacheTemplates {
                         + " live bounds how stale a local copy can be.");
             }
         }
-        // An own set may keep its value only where a set that returns was executed: a FAIL_FAST template's (in DEGRADE
-        // mode a failed set returns too, skipped), never a template of unknown kind.
+        // An own set may keep its value (until the next report of its key) only where a set that returns was executed: a
+        // FAIL_FAST template's (in DEGRADE mode a failed set returns too, skipped), never a template of unknown kind.
         boolean writeThrough = template instanceof ManagedCacheTemplate managed && managed.failureMode() == CacheFailureMode.FAIL_FAST;
         LocalTier tier = new LocalTier(settings, settings.timeToLive().toNanos(), writeThrough);
         InvalidationSubscription subscription = invalidations.subscribe(tier.prefixes().prefixes(), tier);
         return new NearCachingTemplate(name(template, settings), template, tier, subscription, invalidations.stalenessBound(),
-                "invalidated by " + invalidations.describe());
+                invalidations, "invalidated by " + invalidations.describe());
     }
 
     /**
@@ -85,7 +85,7 @@ public final class NearCacheTemplates {
         requireCaffeine();
         Duration bound = maxStaleness.compareTo(settings.timeToLive()) < 0 ? maxStaleness : settings.timeToLive();
         LocalTier tier = new LocalTier(settings, bound.toNanos());
-        return new NearCachingTemplate(name(template, settings), template, tier, new UntilClosed(), bound,
+        return new NearCachingTemplate(name(template, settings), template, tier, new UntilClosed(), bound, null,
                 "no invalidations, staleness bounded by a time to live of " + bound);
     }
 

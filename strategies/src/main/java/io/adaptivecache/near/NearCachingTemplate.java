@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.adaptivecache.CacheOperations;
@@ -28,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  * reply is kept only if neither changed meanwhile. While not serving, reads go to the server and
  * nothing is kept. A write of a covered key drops the local copy before it is sent and again when
  * it completes, so that a read overlapping the write cannot keep the old value.
+ *
+ * <p>Where the invalidation source can tell a key's remaining time to live on the server (Redis),
+ * it is asked together with each read that may be kept, and the copy lives no longer than the key
+ * does there: the server reports an expiry only when it deletes the key, which may be long after.
  */
 final class NearCachingTemplate implements NearCacheTemplate {
 
@@ -36,18 +41,33 @@ final class NearCachingTemplate implements NearCacheTemplate {
     private final LocalTier tier;
     private final InvalidationSubscription subscription;
     private final Duration stalenessBound;
+    private final long stalenessBoundNanos;
+    /** Asked for a key's remaining time to live with each read that may be kept; {@code null} when it cannot tell. */
+    private final @Nullable InvalidationSource expiries;
     private final String description;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Reads on their way to the server, by key: at most one per key, removed when it completes. */
     private final ConcurrentHashMap<String, Load> loads = new ConcurrentHashMap<>();
 
+    /**
+     * A near cache.
+     * @param name its name
+     * @param remote the template behind it
+     * @param tier its local tier
+     * @param subscription says when the tier may serve
+     * @param stalenessBound how stale a read may be; reads join a read on its way only if it was sent within it
+     * @param expiries asked for the remaining time to live of each key read, or {@code null}
+     * @param description for {@link #toString()}
+     */
     NearCachingTemplate(String name, CacheTemplate remote, LocalTier tier, InvalidationSubscription subscription,
-            Duration stalenessBound, String description) {
+            Duration stalenessBound, @Nullable InvalidationSource expiries, String description) {
         this.name = Objects.requireNonNull(name, "name");
         this.remote = Objects.requireNonNull(remote, "remote");
         this.tier = Objects.requireNonNull(tier, "tier");
         this.subscription = Objects.requireNonNull(subscription, "subscription");
         this.stalenessBound = Objects.requireNonNull(stalenessBound, "stalenessBound");
+        this.stalenessBoundNanos = stalenessBound.toNanos();
+        this.expiries = expiries;
         this.description = description;
     }
 
@@ -75,22 +95,25 @@ final class NearCachingTemplate implements NearCacheTemplate {
         tier.localMisses.increment();
         long version = tier.version(key);
         long epoch = tier.epoch();
+        long sentAt = System.nanoTime();
         Load current = loads.get(key);
-        if (current != null && current.answers(version, epoch)) {
+        if (current != null && current.answers(version, epoch, sentAt, stalenessBoundNanos)) {
             byte[] shared = current.await();
             if (shared != Load.FAILED) {
                 return shared == null ? null : shared.clone();
             }
             // The other read failed: this one tries for itself.
+            sentAt = System.nanoTime();
         }
-        Load mine = new Load(version, epoch);
+        Load mine = new Load(version, epoch, sentAt);
         boolean leading = current == null ? loads.putIfAbsent(key, mine) == null : loads.replace(key, current, mine);
-        long sentAt = System.nanoTime();
         byte[] value = null;
         boolean read = false;
         try {
+            // The remaining time to live is asked before the read is sent, never after it.
+            CompletableFuture<Long> ttl = askTimeToLive(key);
             value = countRemote(remote.get(key));
-            keep(key, value, version, epoch, sentAt);
+            keep(key, value, version, epoch, sentAt, ttl);
             read = true;
         }
         finally {
@@ -127,7 +150,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
         long version = tier.version(key);
         long epoch = tier.epoch();
         Load current = loads.get(key);
-        if (current != null && current.answers(version, epoch)) {
+        if (current != null && current.answers(version, epoch, System.nanoTime(), stalenessBoundNanos)) {
             return current.result.thenCompose(shared -> shared != Load.FAILED
                     ? CompletableFuture.completedFuture(shared == null ? null : shared.clone())
                     : loadAsync(key, version, epoch, null));
@@ -137,11 +160,13 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     /** A read of the key from the server, leading the reads that start while it is on its way if it can. */
     private CompletableFuture<byte[]> loadAsync(String key, long version, long epoch, @Nullable Load current) {
-        Load mine = new Load(version, epoch);
-        boolean leading = current == null ? loads.putIfAbsent(key, mine) == null : loads.replace(key, current, mine);
         long sentAt = System.nanoTime();
+        Load mine = new Load(version, epoch, sentAt);
+        boolean leading = current == null ? loads.putIfAbsent(key, mine) == null : loads.replace(key, current, mine);
         CompletableFuture<byte[]> read;
+        CompletableFuture<Long> ttl;
         try {
+            ttl = askTimeToLive(key);
             read = remote.getAsync(key);
         }
         catch (RuntimeException ex) {
@@ -154,7 +179,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
         return read.whenComplete((value, failure) -> {
             try {
                 if (failure == null) {
-                    keep(key, countRemote(value), version, epoch, sentAt);
+                    keep(key, countRemote(value), version, epoch, sentAt, ttl);
                 }
             }
             finally {
@@ -179,6 +204,11 @@ final class NearCachingTemplate implements NearCacheTemplate {
      * write of this instance that completed since bumped the version, and a report of another's
      * write did too). Under many callers this saves the server a read per caller for every key that
      * goes missing, the hot keys of a write-heavy mix above all.
+     *
+     * <p>Only a read sent within the staleness bound before the joining read started is joined: a
+     * slow read (a pause, a retransmit, a long timeout) may have been answered before a write that
+     * another instance completed since, and a tier without invalidations (memcached) has no version
+     * bump to tell. A read started more than the bound after it was sent sends its own.
      */
     private static final class Load {
 
@@ -187,15 +217,18 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
         final long version;
         final long epoch;
+        final long sentAtNanos;
         final CompletableFuture<byte[]> result = new CompletableFuture<>();
 
-        Load(long version, long epoch) {
+        Load(long version, long epoch, long sentAtNanos) {
             this.version = version;
             this.epoch = epoch;
+            this.sentAtNanos = sentAtNanos;
         }
 
-        boolean answers(long version, long epoch) {
-            return this.version == version && this.epoch == epoch;
+        /** Whether a read that started at {@code nowNanos} under this version and epoch may take this read's answer. */
+        boolean answers(long version, long epoch, long nowNanos, long boundNanos) {
+            return this.version == version && this.epoch == epoch && nowNanos - this.sentAtNanos <= boundNanos;
         }
 
         void complete(byte @Nullable [] value) {
@@ -217,11 +250,70 @@ final class NearCachingTemplate implements NearCacheTemplate {
         return value;
     }
 
-    private void keep(String key, byte[] value, long version, long epoch, long sentAt) {
-        if (value != null) {
-            // The caller owns the array it gets; the tier keeps its own.
-            tier.keep(key, value.clone(), version, epoch, sentAt);
+    /** The key's remaining time to live on the server, asked now, or {@code null} when the source cannot tell. */
+    private @Nullable CompletableFuture<Long> askTimeToLive(String key) {
+        return expiries == null ? null : expiries.remainingTimeToLive(key);
+    }
+
+    /**
+     * Keeps a value read, until the key's expiry on the server when that is asked. If the answer
+     * has not come when the value has, the value is kept now, as it would be without the question,
+     * and capped (or dropped) when the answer comes: the source answers before it proves any
+     * heartbeat sent after the question, so that meanwhile the copy is served at most the staleness
+     * bound past the moment the read was sent, when the key still lived (the caller never waits
+     * for the answer, and a tracking connection slower than the data path costs no local hits).
+     */
+    private void keep(String key, byte @Nullable [] value, long version, long epoch, long sentAt,
+            @Nullable CompletableFuture<Long> ttl) {
+        if (value == null) {
+            return;
         }
+        // The caller owns the array it gets; the tier keeps its own.
+        byte[] copy = value.clone();
+        if (ttl == null) {
+            tier.keep(key, copy, version, epoch, sentAt);
+            return;
+        }
+        if (ttl.isDone()) {
+            keepUntilExpiry(key, copy, version, epoch, sentAt, ttl.isCompletedExceptionally() ? null : ttl.join());
+            return;
+        }
+        // The answer is noted before the copy is capped, and the store reads it under the key's lock: whichever of the
+        // store and the answer comes second applies it, on whichever thread.
+        LocalTier.ExpiryAnswer answer = new LocalTier.ExpiryAnswer();
+        ttl.whenComplete((millis, failure) -> {
+            long expiresAt = expiry(sentAt, failure == null ? millis : null);
+            answer.set(expiresAt);
+            tier.capExpiry(key, copy, expiresAt);
+        });
+        tier.keep(key, copy, version, epoch, sentAt, answer);
+    }
+
+    /**
+     * When a copy read at {@code sentAt} expires, from the server's answer of its remaining time to
+     * live; {@code sentAt} itself (already expired) when nothing may be kept.
+     */
+    private long expiry(long sentAt, @Nullable Long millis) {
+        if (millis == null || millis < -1) {
+            return sentAt;
+        }
+        return millis == -1 ? sentAt + tier.timeToLiveNanos() : sentAt + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /**
+     * Keeps a value read for no longer than the key lives on the server. The time to live was asked
+     * after {@code sentAt}: the server counted it from later still, so that {@code sentAt} plus the
+     * answer is no later than the key's expiry.
+     * @param millis the answer as Redis's {@code PTTL} gives it: -1 for no expiry, -2 for no such key
+     *        (a value was read, so a write came between the two: nothing is kept); {@code null} if
+     *        the question failed (nothing is kept)
+     */
+    private void keepUntilExpiry(String key, byte[] copy, long version, long epoch, long sentAt, @Nullable Long millis) {
+        if (millis == null || millis < -1) {
+            tier.discarded();
+            return;
+        }
+        tier.keep(key, copy, version, epoch, sentAt, expiry(sentAt, millis));
     }
 
     @Override
@@ -279,6 +371,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
             }
         }
         Lookup lookup = new Lookup(tier.epoch());
+        lookup.sentAt = System.nanoTime();
         for (String key : keys) {
             if (!tier.covers(key)) {
                 lookup.missing.put(key, Lookup.NOT_KEPT);
@@ -292,9 +385,12 @@ final class NearCachingTemplate implements NearCacheTemplate {
             else {
                 tier.localMisses.increment();
                 lookup.missing.put(key, tier.version(key));
+                CompletableFuture<Long> ttl = askTimeToLive(key);
+                if (ttl != null) {
+                    lookup.ttls.put(key, ttl);
+                }
             }
         }
-        lookup.sentAt = System.nanoTime();
         return lookup;
     }
 
@@ -318,6 +414,8 @@ final class NearCachingTemplate implements NearCacheTemplate {
         final long epoch;
         final Map<String, byte[]> hits = new LinkedHashMap<>();
         final Map<String, Long> missing = new LinkedHashMap<>();
+        /** The remaining times to live asked with the read, by key, when the source can tell. */
+        final Map<String, CompletableFuture<Long>> ttls = new java.util.HashMap<>();
         long sentAt;
 
         Lookup(long epoch) {
@@ -327,7 +425,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
         void keep(Map<String, byte[]> fetched) {
             missing.forEach((key, version) -> {
                 if (version != NOT_KEPT) {
-                    NearCachingTemplate.this.keep(key, fetched.get(key), version, epoch, sentAt);
+                    NearCachingTemplate.this.keep(key, fetched.get(key), version, epoch, sentAt, ttls.get(key));
                 }
             });
         }
@@ -360,6 +458,9 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     // ---- writes: the local copy goes before the write is sent and again when it completes
 
+    // Every tier.beforeWrite is paired with a tier.afterWrite, also when the call throws before anything was sent: a
+    // write-through tier counts the writes in flight, and a set overlapping one keeps nothing.
+
     private boolean beforeWrite(String key) {
         if (!tier.covers(key)) {
             return false;
@@ -372,9 +473,26 @@ final class NearCachingTemplate implements NearCacheTemplate {
         return covered ? write.whenComplete((result, failure) -> tier.afterWrite(key)) : write;
     }
 
-    // A set that completes may keep its own value (a write-through tier, see LocalTier): the next read of this instance
-    // then needs no round trip. Only while serving, and only for a value that lives on the server at least as long as
-    // a local copy would (a shorter server-side expiry is left to the server).
+    /** Sends an asynchronous write of a key {@link #beforeWrite} covered, pairing it with its afterWrite whatever happens. */
+    private <T> CompletableFuture<T> writeAsync(String key, java.util.function.Supplier<CompletableFuture<T>> write) {
+        boolean covered = beforeWrite(key);
+        CompletableFuture<T> sent;
+        try {
+            sent = write.get();
+        }
+        catch (RuntimeException ex) {
+            // Refused before anything was sent (bad input): nothing in flight any more.
+            if (covered) {
+                tier.afterWrite(key);
+            }
+            throw ex;
+        }
+        return afterWrite(key, covered, sent);
+    }
+
+    // A set that completes may keep its own value (a write-through tier, see LocalTier) until the next report of its
+    // key: the next read of this instance then needs no round trip. Only while serving; a copy of a value given a
+    // time to live lives no longer than that, counted from when the set was sent.
 
     @Override
     public void set(String key, byte[] value, Duration ttl) {
@@ -382,17 +500,14 @@ final class NearCachingTemplate implements NearCacheTemplate {
             remote.set(key, value, ttl);
             return;
         }
-        LocalTier.WriteTicket ticket = subscription.isServing() ? tier.beforeSet(key) : null;
-        if (ticket == null) {
-            tier.beforeWrite(key);
-        }
+        LocalTier.WriteTicket ticket = tier.beforeSet(key, subscription.isServing());
         boolean written = false;
         try {
             remote.set(key, value, ttl);
             written = true;
         }
         finally {
-            tier.afterSet(key, ticket, written && ticket != null ? ownCopy(value, ttl) : null);
+            tier.afterSet(key, ticket, written && ticket != null ? ownCopy(value, ttl) : null, ttlNanos(ttl));
         }
     }
 
@@ -401,32 +516,34 @@ final class NearCachingTemplate implements NearCacheTemplate {
         if (!tier.covers(key)) {
             return remote.setAsync(key, value, ttl);
         }
-        LocalTier.WriteTicket ticket = subscription.isServing() ? tier.beforeSet(key) : null;
-        if (ticket == null) {
-            tier.beforeWrite(key);
-        }
+        LocalTier.WriteTicket ticket = tier.beforeSet(key, subscription.isServing());
         // Copied now: the caller may change its array once the call has returned.
         byte[] copy = ticket != null ? ownCopy(value, ttl) : null;
+        long ttlNanos = ttlNanos(ttl);
         CompletableFuture<Void> write;
         try {
             write = remote.setAsync(key, value, ttl);
         }
         catch (RuntimeException ex) {
             // Refused before anything was sent (bad input): nothing in flight any more.
-            tier.afterSet(key, ticket, null);
+            tier.afterSet(key, ticket, null, 0);
             throw ex;
         }
         return write.whenComplete((result, failure) -> tier.afterSet(key, ticket,
-                failure == null && subscription.isServing() ? copy : null));
+                failure == null && subscription.isServing() ? copy : null, ttlNanos));
     }
 
     /** The value to keep after an own set, or {@code null} to keep nothing. */
     private byte @Nullable [] ownCopy(byte[] value, Duration ttl) {
-        if (value == null || ttl == null || !subscription.isServing()
-                || !(ttl.isZero() || ttl.toNanos() >= tier.timeToLiveNanos())) {
+        if (value == null || ttl == null || ttl.isNegative() || !subscription.isServing()) {
             return null;
         }
         return value.clone();
+    }
+
+    /** A set's time to live on the server in nanoseconds, 0 for none (or one the template refuses). */
+    private static long ttlNanos(Duration ttl) {
+        return ttl == null || ttl.isNegative() ? 0 : ttl.toNanos();
     }
 
     @Override
@@ -444,8 +561,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     @Override
     public CompletableFuture<Boolean> addAsync(String key, byte[] value, Duration ttl) {
-        boolean covered = beforeWrite(key);
-        return afterWrite(key, covered, remote.addAsync(key, value, ttl));
+        return writeAsync(key, () -> remote.addAsync(key, value, ttl));
     }
 
     @Override
@@ -463,8 +579,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     @Override
     public CompletableFuture<Boolean> replaceAsync(String key, byte[] value, Duration ttl) {
-        boolean covered = beforeWrite(key);
-        return afterWrite(key, covered, remote.replaceAsync(key, value, ttl));
+        return writeAsync(key, () -> remote.replaceAsync(key, value, ttl));
     }
 
     @Override
@@ -482,8 +597,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     @Override
     public CompletableFuture<Boolean> deleteAsync(String key) {
-        boolean covered = beforeWrite(key);
-        return afterWrite(key, covered, remote.deleteAsync(key));
+        return writeAsync(key, () -> remote.deleteAsync(key));
     }
 
     @Override
@@ -501,8 +615,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     @Override
     public CompletableFuture<CasResult> casAsync(String key, CasToken token, byte[] value, Duration ttl) {
-        boolean covered = beforeWrite(key);
-        return afterWrite(key, covered, remote.casAsync(key, token, value, ttl));
+        return writeAsync(key, () -> remote.casAsync(key, token, value, ttl));
     }
 
     @Override
@@ -520,8 +633,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     @Override
     public CompletableFuture<Long> incrAsync(String key, long delta) {
-        boolean covered = beforeWrite(key);
-        return afterWrite(key, covered, remote.incrAsync(key, delta));
+        return writeAsync(key, () -> remote.incrAsync(key, delta));
     }
 
     @Override
@@ -539,8 +651,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     @Override
     public CompletableFuture<Long> decrAsync(String key, long delta) {
-        boolean covered = beforeWrite(key);
-        return afterWrite(key, covered, remote.decrAsync(key, delta));
+        return writeAsync(key, () -> remote.decrAsync(key, delta));
     }
 
     @Override
@@ -558,8 +669,7 @@ final class NearCachingTemplate implements NearCacheTemplate {
 
     @Override
     public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
-        boolean covered = beforeWrite(key);
-        return afterWrite(key, covered, remote.touchAsync(key, ttl));
+        return writeAsync(key, () -> remote.touchAsync(key, ttl));
     }
 
     // ---- the rest

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,12 +20,14 @@ import io.adaptivecache.near.InvalidationSubscription;
 import io.adaptivecache.near.KeyPrefixes;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TrackingArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +55,17 @@ final class TrackingInvalidationSource implements InvalidationSource {
 
     private static final long FIRST_RECONNECT_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
+    /** The answer to a time-to-live question while no session is live; without a stack trace, as it is not a fault. */
+    private static final IllegalStateException NOT_TRACKING = new IllegalStateException("not tracking") {
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    };
+
+    /** Whether a refused PTTL was logged; once is enough. */
+    private volatile boolean ttlRefusalReported;
+
     private final String name;
     private final RedisClient client;
     private final RedisURI uri;
@@ -65,8 +79,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
     private final String description;
 
     private final Object lock = new Object();
-    /** The connection of the current or coming session; guarded by {@link #lock}. */
-    private StatefulRedisConnection<String, String> current;
+    /** The connection of the current or coming session; written under {@link #lock}, read without it by {@link #remainingTimeToLive}. */
+    private volatile StatefulRedisConnection<String, String> current;
     /** Whether {@link #current} was lost (closed, or a heartbeat went unanswered); guarded by {@link #lock}. */
     private boolean currentLost;
     /** The prefixes the server tracks on {@link #current}, or {@code null} before it acknowledged any. */
@@ -152,6 +166,40 @@ final class TrackingInvalidationSource implements InvalidationSource {
     @Override
     public String describe() {
         return description;
+    }
+
+    /**
+     * Sends {@code PTTL} on this source's own connection, which reaches the server the near caches'
+     * templates read from. Nothing waits for it here: the near cache keeps a copy when the answer
+     * has come. No live connection: a failed future, and the near cache keeps nothing (it does not
+     * serve then either).
+     */
+    @Override
+    public CompletableFuture<Long> remainingTimeToLive(String key) {
+        StatefulRedisConnection<String, String> connection = current;
+        if (!up || connection == null) {
+            return CompletableFuture.failedFuture(NOT_TRACKING);
+        }
+        try {
+            // Lettuce's command timeout (the connect timeout) bounds the wait for the answer.
+            CompletableFuture<Long> answer = connection.async().pttl(key).toCompletableFuture();
+            if (!ttlRefusalReported) {
+                answer.whenComplete((millis, failure) -> reportTtlRefusal(failure));
+            }
+            return answer;
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /** A server that refuses PTTL (an ACL without it) leaves every copy unkept: said once, as it is a setup mistake. */
+    private void reportTtlRefusal(@Nullable Throwable failure) {
+        if (failure instanceof RedisCommandExecutionException && !ttlRefusalReported) {
+            ttlRefusalReported = true;
+            logger.warn("{} refuses PTTL ({}); near caches cannot cap their copies at their keys' expiry, so they keep none and"
+                    + " read every key from the server", description, failure.getMessage());
+        }
     }
 
     // ---- the session

@@ -32,6 +32,16 @@ class CacheInputRulesTests {
                 .hasMessageContaining("at index");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"high-\uD800", "\uDC00-low", "swapped-\uDC00\uD800"})
+    void bothKindsShouldRejectUnpairedSurrogatesNamingThem(String key) {
+        for (CacheInputRules rules : new CacheInputRules[] {textProtocol, CacheInputRules.builder("Redis").build()}) {
+            assertThatThrownBy(() -> rules.checkKey(key)).isInstanceOf(InvalidCacheInputException.class)
+                    .hasMessageContaining("unpaired surrogate").hasMessageContaining("\\ud").hasMessageContaining("no UTF-8 form");
+        }
+        assertThatCode(() -> textProtocol.checkKey("emoji-\uD83D\uDE00")).doesNotThrowAnyException();
+    }
+
     @Test
     void binarySafeBackendsShouldAcceptSpacesAndControlCharacters() {
         assertThatCode(() -> binarySafe.checkKey("a b\r\n")).doesNotThrowAnyException();

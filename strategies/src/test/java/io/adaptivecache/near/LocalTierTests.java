@@ -108,6 +108,42 @@ class LocalTierTests {
     }
 
     @Test
+    void aCopyLivesNoLongerThanTheKeyOnTheServer() {
+        long sent = System.nanoTime();
+        tier.keep("k:1", value(1), tier.version("k:1"), tier.epoch(), sent, sent + TimeUnit.MILLISECONDS.toNanos(100));
+        assertThat(tier.lookup("k:1")).isNotNull();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2)).pollInterval(java.time.Duration.ofMillis(5))
+                .until(() -> tier.lookup("k:1") == null);
+        assertThat(System.nanoTime() - sent).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+        // An expiry later than the time to live allows does not extend the copy's life.
+        tier.keep("k:2", value(2), tier.version("k:2"), tier.epoch(), sent, sent + TimeUnit.HOURS.toNanos(1));
+        assertThat(tier.lookup("k:2").expiresAtNanos()).isEqualTo(sent + Duration.ofMinutes(1).toNanos());
+        // Expired on its way: not kept.
+        long discarded = tier.stats().discardedLoads();
+        tier.keep("k:3", value(3), tier.version("k:3"), tier.epoch(), sent, System.nanoTime() - 1);
+        assertThat(tier.lookup("k:3")).isNull();
+        assertThat(tier.stats().discardedLoads()).isEqualTo(discarded + 1);
+    }
+
+    @Test
+    void bothBoundsHoldTogether() {
+        // 10 entries and 10 KiB: small values are bounded by the entries, large ones by the bytes.
+        LocalTier both = new LocalTier(NearCacheSettings.builder().maximumEntries(10).maximumWeight(10 * 1024).build(),
+                Duration.ofMinutes(1).toNanos());
+        for (int i = 0; i < 100; i++) {
+            both.keep("s" + i, value(i), both.version("s" + i), both.epoch(), System.nanoTime());
+        }
+        both.cleanUp();
+        assertThat(both.stats().size()).isLessThanOrEqualTo(10);
+        for (int i = 0; i < 100; i++) {
+            both.keep("l" + i, new byte[3000], both.version("l" + i), both.epoch(), System.nanoTime());
+        }
+        both.cleanUp();
+        assertThat(both.weightedSize()).isLessThanOrEqualTo(10 * 1024);
+        assertThat(both.stats().size()).isLessThanOrEqualTo(3);
+    }
+
+    @Test
     void theEntryBoundHoldsAtOnce() {
         LocalTier small = new LocalTier(NearCacheSettings.builder().maximumEntries(100).build(), Duration.ofMinutes(1).toNanos());
         for (int i = 0; i < 10_000; i++) {
@@ -128,6 +164,24 @@ class LocalTierTests {
             small.keep(key, new byte[valueBytes], small.version(key), small.epoch(), System.nanoTime());
         }
         assertThat(small.stats().size()).isLessThanOrEqualTo(10);
+    }
+
+    @Test
+    void theDefaultBoundHoldsLargeValuesToTheDefaultByteBound() {
+        // Values written by other clients may be large: with the defaults, 100 values of 1 MiB must not all be held.
+        LocalTier tier = new LocalTier(NearCacheSettings.DEFAULTS, Duration.ofMinutes(1).toNanos());
+        for (int i = 0; i < 100; i++) {
+            String key = "big:" + i;
+            tier.keep(key, new byte[1 << 20], tier.version(key), tier.epoch(), System.nanoTime());
+        }
+        tier.cleanUp();
+        long held = 0;
+        for (int i = 0; i < 100; i++) {
+            LocalTier.Entry entry = tier.lookup("big:" + i);
+            held += entry == null ? 0 : entry.value().length;
+        }
+        assertThat(held).as("bytes of values held").isLessThanOrEqualTo(NearCacheSettings.DEFAULT_MAXIMUM_WEIGHT_BYTES);
+        assertThat(tier.weightedSize()).as("Caffeine's weighted size").isLessThanOrEqualTo(NearCacheSettings.DEFAULT_MAXIMUM_WEIGHT_BYTES);
     }
 
     /**

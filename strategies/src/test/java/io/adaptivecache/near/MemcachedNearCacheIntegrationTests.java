@@ -75,6 +75,16 @@ class MemcachedNearCacheIntegrationTests {
     }
 
     @Test
+    void aSetIsCountedOnceAsAWriteAndOnceAsAnInvalidation() throws Exception {
+        NearCacheStats before = nearB.stats();
+        nearB.set("near:counted", bytes("1"), Duration.ZERO);
+        nearB.setAsync("near:counted", bytes("2"), Duration.ZERO).get(5, java.util.concurrent.TimeUnit.SECONDS);
+        NearCacheStats after = nearB.stats();
+        assertThat(after.remoteWrites() - before.remoteWrites()).as("writes sent").isEqualTo(2);
+        assertThat(after.writeInvalidations() - before.writeInvalidations()).as("copies dropped by writes").isEqualTo(2);
+    }
+
+    @Test
     void anotherInstancesWriteIsSeenOnceTheCopyExpires() {
         String key = "near:other";
         nearA.set(key, bytes("1"), Duration.ZERO);

@@ -42,6 +42,10 @@ class SharedReadTests {
     }
 
     private NearCachingTemplate near(boolean writeThrough) {
+        return near(writeThrough, Duration.ofSeconds(1), null);
+    }
+
+    private NearCachingTemplate near(boolean writeThrough, Duration stalenessBound, InvalidationSource expiries) {
         InvalidationSubscription serving = new InvalidationSubscription() {
             @Override
             public boolean isServing() {
@@ -53,7 +57,7 @@ class SharedReadTests {
             }
         };
         return new NearCachingTemplate("near", this.template, new LocalTier(NearCacheSettings.builder().keyPrefixes("k:").build(),
-                Duration.ofMinutes(1).toNanos(), writeThrough), serving, Duration.ofSeconds(1), "a test");
+                Duration.ofMinutes(1).toNanos(), writeThrough), serving, stalenessBound, expiries, "a test");
     }
 
     @Test
@@ -108,6 +112,102 @@ class SharedReadTests {
         held.completeExceptionally(new IllegalStateException("connection lost"));
         assertThat(second.get(5, TimeUnit.SECONDS)).as("its own read, after the shared one failed").isEqualTo("v");
         assertThat(first).failsWithin(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aReadThatStartsLaterThanTheStalenessBoundAfterTheReadOnItsWayWasSentShouldSendItsOwn() throws Exception {
+        // Without invalidations (memcached) nothing tells that another instance wrote meanwhile: only the time does.
+        NearCachingTemplate near = near(false, Duration.ofMillis(100), null);
+        this.template.set("k:1", bytes("old"), Duration.ZERO);
+        CompletableFuture<byte[]> held = new CompletableFuture<>();
+        long sent = System.nanoTime();
+        Future<String> slow = heldRead(near, "k:1", held);
+        this.template.set("k:1", bytes("new"), Duration.ZERO); // another instance's write, straight to the server
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .until(() -> System.nanoTime() - sent > Duration.ofMillis(150).toNanos());
+        assertThat(text(near.get("k:1"))).as("a read started 150 ms after the held one was sent, bound 100 ms").isEqualTo("new");
+        assertThat(text(near.getAsync("k:1").get(5, TimeUnit.SECONDS))).isEqualTo("new");
+        held.complete(bytes("old"));
+        assertThat(slow.get(5, TimeUnit.SECONDS)).isEqualTo("old");
+    }
+
+    @Test
+    void aCopyShouldBeKeptNoLongerThanTheSourceSaysTheKeyLives() throws Exception {
+        java.util.Map<String, CompletableFuture<Long>> answers = new java.util.concurrent.ConcurrentHashMap<>();
+        answers.put("k:short", CompletableFuture.completedFuture(100L));
+        answers.put("k:none", CompletableFuture.completedFuture(-1L));
+        answers.put("k:gone", CompletableFuture.completedFuture(-2L));
+        answers.put("k:failed", CompletableFuture.failedFuture(new IllegalStateException("no answer")));
+        NearCachingTemplate near = near(true, Duration.ofSeconds(1), answering(answers));
+        for (String key : answers.keySet()) {
+            this.template.set(key, bytes("v"), Duration.ZERO);
+            assertThat(text(near.get(key))).isEqualTo("v");
+        }
+        long sent = System.nanoTime();
+        assertThat(near.tier().lookup("k:none")).as("no expiry: the time to live").isNotNull();
+        assertThat(near.tier().lookup("k:gone")).as("no such key when asked, a value read: a write came between").isNull();
+        assertThat(near.tier().lookup("k:failed")).as("no answer: nothing kept").isNull();
+        LocalTier.Entry capped = near.tier().lookup("k:short");
+        assertThat(capped).isNotNull();
+        assertThat(capped.expiresAtNanos() - capped.sentAtNanos()).isEqualTo(Duration.ofMillis(100).toNanos());
+        Awaitility.await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+                .until(() -> near.tier().lookup("k:short") == null);
+        assertThat(near.tier().lookup("k:none")).isNotNull();
+        assertThat(System.nanoTime() - sent).isLessThan(Duration.ofSeconds(1).toNanos());
+    }
+
+    @Test
+    void aCopyKeptBeforeTheAnswerCameShouldBeCappedOrDroppedWhenItComes() throws Exception {
+        java.util.Map<String, CompletableFuture<Long>> answers = new java.util.concurrent.ConcurrentHashMap<>();
+        CompletableFuture<Long> shortLived = new CompletableFuture<>();
+        CompletableFuture<Long> gone = new CompletableFuture<>();
+        answers.put("k:short", shortLived);
+        answers.put("k:gone", gone);
+        NearCachingTemplate near = near(true, Duration.ofSeconds(1), answering(answers));
+        for (String key : answers.keySet()) {
+            this.template.set(key, bytes("v"), Duration.ZERO);
+            assertThat(text(near.get(key))).isEqualTo("v");
+            assertThat(near.tier().lookup(key)).as("kept at once, the answer still to come").isNotNull();
+        }
+        shortLived.complete(100L);
+        gone.complete(-2L);
+        LocalTier.Entry capped = near.tier().lookup("k:short");
+        assertThat(capped.expiresAtNanos() - capped.sentAtNanos()).isEqualTo(Duration.ofMillis(100).toNanos());
+        assertThat(near.tier().lookup("k:gone")).as("the key was gone when asked: a write came between").isNull();
+    }
+
+    /** A source that answers time-to-live questions from a map and does nothing else. */
+    private static InvalidationSource answering(java.util.Map<String, CompletableFuture<Long>> answers) {
+        return new InvalidationSource() {
+            @Override
+            public InvalidationSubscription subscribe(java.util.Collection<String> keyPrefixes, InvalidationListener listener) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Duration stalenessBound() {
+                return Duration.ofSeconds(1);
+            }
+
+            @Override
+            public boolean isTracking() {
+                return true;
+            }
+
+            @Override
+            public String describe() {
+                return "answers";
+            }
+
+            @Override
+            public CompletableFuture<Long> remainingTimeToLive(String key) {
+                return answers.get(key);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     /** Starts a read of the key on a caller thread whose get the backend holds; returns once it is held. */
