@@ -3,6 +3,9 @@ package io.adaptivecache.near;
 import java.time.Duration;
 import java.util.Collection;
 
+import io.adaptivecache.CacheTemplate;
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a near cache learns that keys changed on the server. One source (one connection to one
  * server) serves any number of near caches over templates of that server; it is shared and
@@ -24,6 +27,24 @@ public interface InvalidationSource extends AutoCloseable {
      * @return the subscription
      */
     InvalidationSubscription subscribe(Collection<String> keyPrefixes, InvalidationListener listener);
+
+    /**
+     * Subscribes like {@link #subscribe(Collection, InvalidationListener)} for a near cache in
+     * front of a template, which the subscription serves only while the template is proven to
+     * read the keyspace whose invalidations this source receives. The Redis source proves it with
+     * a marker key it writes on its own connection and reads back through the template once per
+     * heartbeat; a template on another server or database never serves locally, and one whose
+     * connections move elsewhere (a failover behind a DNS name) stops within a heartbeat or so.
+     * This default proves nothing and subscribes without the check.
+     * @param keyPrefixes the prefixes; empty for every key
+     * @param listener told of invalidations; also flushed when the template is found elsewhere
+     * @param dataPath the template the near cache reads from and writes to, or {@code null} for no check
+     * @return the subscription
+     */
+    default InvalidationSubscription subscribe(Collection<String> keyPrefixes, InvalidationListener listener,
+            @Nullable CacheTemplate dataPath) {
+        return subscribe(keyPrefixes, listener);
+    }
 
     /**
      * The longest a broken invalidation path can go unnoticed: a local tier stops serving if the
