@@ -175,8 +175,9 @@ final class TrackingInvalidationSource implements InvalidationSource {
      *
      * <p>Here the data path reads this source's marker key ({@code MGET}, once per heartbeat for
      * all subscriptions over one template, never on a caller's read): the subscription serves
-     * only after a read of the current session's token, and stops (flushing its listener) when a
-     * read finds something else, until a later read finds the token again.
+     * only while a read of the current session's token sent less than the staleness bound ago has
+     * answered, and stops (flushing its listener) when a read finds something else or fails,
+     * until a later read finds the token again.
      */
     @Override
     public InvalidationSubscription subscribe(Collection<String> keyPrefixes, InvalidationListener listener,
@@ -494,9 +495,11 @@ final class TrackingInvalidationSource implements InvalidationSource {
 
     /**
      * Reads the marker through the data path of each given subscription of the live session,
-     * once per template, and lets the subscriptions serve if it holds the session's token. Never
-     * blocks: the reads are asynchronous, bounded by {@link #checkTimeoutNanos}, and a template
-     * whose last read has not answered yet is skipped.
+     * once per template, and lets the subscriptions serve if it holds the session's token: for
+     * the staleness bound from when the read was sent, as a heartbeat, so that a template whose
+     * reads stop answering stops serving in time too. Never blocks: the reads are asynchronous,
+     * bounded by {@link #checkTimeoutNanos}, and a template whose last read has not answered yet
+     * is skipped.
      * @return completes when every read sent here has been handled
      */
     private CompletableFuture<Void> checkDataPaths(List<Subscription> which) {
@@ -524,6 +527,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
         }
         List<CompletableFuture<?>> reads = new ArrayList<>(byTemplate.size());
         byTemplate.forEach((template, group) -> {
+            long sentAt = System.nanoTime();
             CompletableFuture<Map<String, byte[]>> read;
             try {
                 // getAll, an MGET: like the heartbeat's, it leaves the server's GET count to the callers.
@@ -533,7 +537,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
                 read = CompletableFuture.failedFuture(ex);
             }
             reads.add(read.orTimeout(checkTimeoutNanos, TimeUnit.NANOSECONDS).handle((values, failure) -> {
-                checked(connection, checked, token, template, group, values, failure);
+                checked(connection, checked, token, sentAt, template, group, values, failure);
                 return null;
             }));
         });
@@ -541,8 +545,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
     }
 
     /** Handles a template's read of the marker, on whichever thread completed it. */
-    private void checked(StatefulRedisConnection<String, String> connection, long checked, String token, CacheTemplate template,
-            List<Subscription> group, @Nullable Map<String, byte[]> values, @Nullable Throwable failure) {
+    private void checked(StatefulRedisConnection<String, String> connection, long checked, String token, long sentAt,
+            CacheTemplate template, List<Subscription> group, @Nullable Map<String, byte[]> values, @Nullable Throwable failure) {
         byte[] raw = values == null ? null : values.get(markerKey);
         String found = raw == null ? null : new String(raw, StandardCharsets.UTF_8);
         boolean same = failure == null && token.equals(found);
@@ -555,7 +559,15 @@ final class TrackingInvalidationSource implements InvalidationSource {
                 return;
             }
             for (Subscription subscription : group) {
-                subscription.verifiedIn = same ? checked : -1;
+                if (same) {
+                    // The time first: a reader that sees the session verified must see a time that goes with it.
+                    subscription.verifiedSentNanos = subscription.verifiedIn == checked
+                            ? Math.max(subscription.verifiedSentNanos, sentAt) : sentAt;
+                    subscription.verifiedIn = checked;
+                }
+                else {
+                    subscription.verifiedIn = -1;
+                }
             }
         }
         if (same) {
@@ -684,6 +696,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
         volatile long trackedIn = -1;
         /** The session whose marker {@link #dataPath} read last; -1 if its last read found something else or failed. */
         volatile long verifiedIn = -1;
+        /** When the last read of the marker that found it was sent, by {@link System#nanoTime()}: a proof lasts as a heartbeat's. */
+        volatile long verifiedSentNanos;
         /** Whether a read of the marker through {@link #dataPath} is on its way; guarded by {@link #lock}. */
         boolean checking;
         /** Whether the template's divergence was logged since it last read the marker; guarded by the checks' order. */
@@ -699,7 +713,12 @@ final class TrackingInvalidationSource implements InvalidationSource {
         @Override
         public boolean isServing() {
             long current = session;
-            return open && up && trackedIn == current && (dataPath == null || verifiedIn == current) && fresh();
+            if (!open || !up || trackedIn != current) {
+                return false;
+            }
+            long now = System.nanoTime();
+            return now - lastProvenNanos.get() < maxSilenceNanos
+                    && (dataPath == null || verifiedIn == current && now - verifiedSentNanos < maxSilenceNanos);
         }
 
         void invalidate(String key) {
