@@ -18,17 +18,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.near.InvalidationListener;
 import io.adaptivecache.near.InvalidationSource;
 import io.adaptivecache.near.InvalidationSubscription;
 import io.adaptivecache.near.KeyPrefixes;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.KeyValue;
 import io.lettuce.core.TrackingArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -605,13 +607,19 @@ final class TrackingInvalidationSource implements InvalidationSource {
                                     + " server or database (a template of its own on another server, or a failover behind a DNS"
                                     + " name or virtual IP that moved only some connections), so its near caches read from the"
                                     + " server until the template reads the marker again (checked every heartbeat)",
-                                    template.name(), description, markerKey, found == null ? "is missing" : "holds another value");
+                                    template.name(), description, markerKey, found != null ? "holds another value"
+                                            : degrades(template) ? "is missing (or its read failed: a DEGRADE template answers a"
+                                                    + " failed read as a miss)" : "is missing");
                         }
                     });
         }
         catch (RuntimeException ex) {
             lose(connection, "a read of the marker could not be sent: " + ex);
         }
+    }
+
+    private static boolean degrades(CacheTemplate template) {
+        return template instanceof ManagedCacheTemplate managed && managed.failureMode() == CacheFailureMode.DEGRADE;
     }
 
     /** Runs on the connection's I/O thread, in the order the server sent the messages. */

@@ -202,6 +202,20 @@ class NearCacheKeyspaceIntegrationTests {
         }
     }
 
+    /**
+     * The marker is where the documentation says (outside the near caches' prefixes), expires if
+     * its source dies, and goes when its source closes: sources do not leave keys behind.
+     */
+    @Test
+    void theMarkerHasItsOwnPrefixATimeToLiveAndGoesWithItsSource() {
+        NearInstances.Instance b = instances.start("b", template -> template.strategy(StrategySpec.single()));
+        String key = redis.server().command("KEYS", "adaptive-cache:near-marker:*");
+        assertThat(key).startsWith("adaptive-cache:near-marker:b:").doesNotContain("\n");
+        assertThat(Long.parseLong(redis.server().command("PTTL", key))).isBetween(1L, TimeUnit.MINUTES.toMillis(10));
+        b.invalidations().close();
+        assertThat(redis.server().command("EXISTS", key)).isEqualTo("0");
+    }
+
     /** The MGETs a server has executed ({@code INFO commandstats}), 0 before the first. */
     private static long serverMgets(RedisServer server) {
         String stat;
