@@ -34,7 +34,7 @@ public interface InvalidationSource extends AutoCloseable {
      * read the keyspace whose invalidations this source receives. The Redis source proves it with
      * a marker key it writes on its own connection and reads back through the template once per
      * heartbeat; a template on another server or database never serves locally, and one whose
-     * connections move elsewhere (a failover behind a DNS name) stops within the staleness bound.
+     * connections move elsewhere (a failover behind a DNS name) stops at its next check.
      * This default proves nothing and subscribes without the check.
      * @param keyPrefixes the prefixes; empty for every key
      * @param listener told of invalidations; also flushed when the template is found elsewhere

@@ -12,6 +12,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -96,6 +98,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
     private final long maxReconnectDelayNanos;
     private final long setupWaitNanos;
     private final ScheduledExecutorService scheduler;
+    /** Runs the templates' synchronous reads of the marker, so that they never hold up a heartbeat. */
+    private final ExecutorService checks;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final String description;
     /** This source's marker key: one per source, so that sources of the same name on one server do not meet. */
@@ -146,6 +150,11 @@ final class TrackingInvalidationSource implements InvalidationSource {
         });
         executor.setRemoveOnCancelPolicy(true);
         this.scheduler = executor;
+        this.checks = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "adaptive-cache-marker-checks-" + name);
+            thread.setDaemon(true);
+            return thread;
+        });
         long interval = heartbeatInterval.toNanos();
         scheduler.scheduleWithFixedDelay(this::heartbeat, interval, interval, TimeUnit.NANOSECONDS);
     }
@@ -177,8 +186,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
      *
      * <p>Here the data path reads this source's marker key ({@code MGET}, once per heartbeat for
      * all subscriptions over one template, never on a caller's read): the subscription serves
-     * only while a read of the current session's token sent less than the staleness bound ago has
-     * answered, and stops (flushing its listener) when a read finds something else or fails,
+     * once a read found the current session's token, and stops (flushing its listener) when a
+     * read finds something else, fails or goes unanswered (for the staleness bound, at least 1 s),
      * until a later read finds the token again.
      */
     @Override
@@ -487,6 +496,11 @@ final class TrackingInvalidationSource implements InvalidationSource {
         return values == null || values.isEmpty() || !values.get(0).hasValue() ? null : values.get(0).getValue();
     }
 
+    private @Nullable String markerRead(@Nullable Map<String, byte[]> values) {
+        byte[] raw = values == null ? null : values.get(markerKey);
+        return raw == null ? null : new String(raw, StandardCharsets.UTF_8);
+    }
+
     private String markerLost(@Nullable String found) {
         return "the marker key " + markerKey + (found == null ? " is gone" : " holds another session's token")
                 + ": the keyspace under the connection changed without a report (SWAPDB, a failover or restart that lost"
@@ -497,11 +511,14 @@ final class TrackingInvalidationSource implements InvalidationSource {
 
     /**
      * Reads the marker through the data path of each given subscription of the live session,
-     * once per template, and lets the subscriptions serve if it holds the session's token: for
-     * the staleness bound from when the read was sent, as a heartbeat, so that a template whose
-     * reads stop answering stops serving in time too. Never blocks: the reads are asynchronous,
-     * bounded by {@link #checkTimeoutNanos}, and a template whose last read has not answered yet
-     * is skipped.
+     * once per template, and lets the subscriptions serve if it holds the session's token, until
+     * a read finds something else, fails or goes unanswered for {@link #checkTimeoutNanos}. The
+     * proof is not a lease that runs out with the staleness bound, as a heartbeat's is: a
+     * template whose round trip is longer than the bound (under load, behind a slow link) would
+     * then never serve, where it only answers later. Reads both ways, {@code getAllAsync} and
+     * {@code getAll} (on {@link #checks}), since a template may route them differently; both must
+     * find the token. Never blocks the caller, and a template whose last read has not answered
+     * yet is skipped.
      * @return completes when every read sent here has been handled
      */
     private CompletableFuture<Void> checkDataPaths(List<Subscription> which) {
@@ -528,18 +545,29 @@ final class TrackingInvalidationSource implements InvalidationSource {
             return CompletableFuture.completedFuture(null);
         }
         List<CompletableFuture<?>> reads = new ArrayList<>(byTemplate.size());
+        List<String> keys = List.of(markerKey);
         byTemplate.forEach((template, group) -> {
-            long sentAt = System.nanoTime();
-            CompletableFuture<Map<String, byte[]>> read;
+            // getAll, an MGET: like the heartbeat's, it leaves the server's GET count to the callers. Both forms, since
+            // a template may send them on different connections (POOLED on Jedis sends the synchronous ones through Jedis).
+            CompletableFuture<Map<String, byte[]>> async;
+            CompletableFuture<Map<String, byte[]>> sync;
             try {
-                // getAll, an MGET: like the heartbeat's, it leaves the server's GET count to the callers.
-                read = template.getAllAsync(List.of(markerKey)).toCompletableFuture();
+                async = template.getAllAsync(keys).toCompletableFuture();
             }
             catch (RuntimeException ex) {
-                read = CompletableFuture.failedFuture(ex);
+                async = CompletableFuture.failedFuture(ex);
             }
+            try {
+                sync = CompletableFuture.supplyAsync(() -> template.getAll(keys), checks);
+            }
+            catch (RuntimeException ex) {
+                sync = CompletableFuture.failedFuture(ex); // closing
+            }
+            // The read that did not find the token, if either did not: that is the one to judge by.
+            CompletableFuture<Map<String, byte[]>> read = async.thenCombine(sync,
+                    (viaAsync, viaSync) -> token.equals(markerRead(viaAsync)) ? viaSync : viaAsync);
             reads.add(read.orTimeout(checkTimeoutNanos, TimeUnit.NANOSECONDS).handle((values, failure) -> {
-                checked(connection, checked, token, sentAt, template, group, values, failure);
+                checked(connection, checked, token, template, group, values, failure);
                 return null;
             }));
         });
@@ -547,10 +575,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
     }
 
     /** Handles a template's read of the marker, on whichever thread completed it. */
-    private void checked(StatefulRedisConnection<String, String> connection, long checked, String token, long sentAt,
-            CacheTemplate template, List<Subscription> group, @Nullable Map<String, byte[]> values, @Nullable Throwable failure) {
-        byte[] raw = values == null ? null : values.get(markerKey);
-        String found = raw == null ? null : new String(raw, StandardCharsets.UTF_8);
+    private void checked(StatefulRedisConnection<String, String> connection, long checked, String token, CacheTemplate template, List<Subscription> group, @Nullable Map<String, byte[]> values, @Nullable Throwable failure) {
+        String found = markerRead(values);
         boolean same = failure == null && token.equals(found);
         synchronized (lock) {
             for (Subscription subscription : group) {
@@ -561,15 +587,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
                 return;
             }
             for (Subscription subscription : group) {
-                if (same) {
-                    // The time first: a reader that sees the session verified must see a time that goes with it.
-                    subscription.verifiedSentNanos = subscription.verifiedIn == checked
-                            ? Math.max(subscription.verifiedSentNanos, sentAt) : sentAt;
-                    subscription.verifiedIn = checked;
-                }
-                else {
-                    subscription.verifiedIn = -1;
-                }
+                subscription.verifiedIn = same ? checked : -1;
             }
         }
         if (same) {
@@ -661,6 +679,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
             subscription.close();
         }
         scheduler.shutdownNow();
+        checks.shutdownNow();
         try {
             if (connection != null) {
                 deleteMarker(connection);
@@ -704,8 +723,6 @@ final class TrackingInvalidationSource implements InvalidationSource {
         volatile long trackedIn = -1;
         /** The session whose marker {@link #dataPath} read last; -1 if its last read found something else or failed. */
         volatile long verifiedIn = -1;
-        /** When the last read of the marker that found it was sent, by {@link System#nanoTime()}: a proof lasts as a heartbeat's. */
-        volatile long verifiedSentNanos;
         /** Whether a read of the marker through {@link #dataPath} is on its way; guarded by {@link #lock}. */
         boolean checking;
         /** Whether the template's divergence was logged since it last read the marker; guarded by the checks' order. */
@@ -721,12 +738,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
         @Override
         public boolean isServing() {
             long current = session;
-            if (!open || !up || trackedIn != current) {
-                return false;
-            }
-            long now = System.nanoTime();
-            return now - lastProvenNanos.get() < maxSilenceNanos
-                    && (dataPath == null || verifiedIn == current && now - verifiedSentNanos < maxSilenceNanos);
+            return open && up && trackedIn == current && (dataPath == null || verifiedIn == current) && fresh();
         }
 
         void invalidate(String key) {
