@@ -86,6 +86,9 @@ final class TrackingInvalidationSource implements InvalidationSource {
     /** How often a live session extends its marker's time to live: a tenth of it, so that missed refreshes do no harm. */
     private static final long MARKER_REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(MARKER_TTL_MILLIS / 10);
 
+    /** The reason of a loss that is none: a reported flush removed the marker. */
+    private static final String FLUSHED = "a reported flush removed the marker";
+
     /** The shortest wait for a template's read of the marker: a template under load answers slower than the source's own connection. */
     private static final long MIN_CHECK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -121,6 +124,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
     private long markerSetNanos;
     /** The token the marker holds in the current session; written before {@link #session} when a session starts. */
     private volatile String markerToken = "";
+    /** The last session in which the server reported a flush, which takes the marker with it; -1 for none. */
+    private volatile long flushReportedIn = -1;
 
     private volatile boolean up;
     private volatile long session;
@@ -403,7 +408,10 @@ final class TrackingInvalidationSource implements InvalidationSource {
         for (Subscription subscription : subscriptions) {
             subscription.flush();
         }
-        if (!closed) {
+        if (!closed && FLUSHED.equals(reason)) {
+            logger.info("A flush on {} took the near caches' marker key with it; tracking starts a new session", description);
+        }
+        else if (!closed) {
             logger.warn("Invalidations from {} may have been lost ({}); near caches read from the server until tracking is"
                     + " back", description, reason);
         }
@@ -502,6 +510,10 @@ final class TrackingInvalidationSource implements InvalidationSource {
     }
 
     private String markerLost(@Nullable String found) {
+        if (found == null && flushReportedIn == session) {
+            // Nothing was lost (the flush was reported and handled): the session only needs a new marker.
+            return FLUSHED;
+        }
         return "the marker key " + markerKey + (found == null ? " is gone" : " holds another session's token")
                 + ": the keyspace under the connection changed without a report (SWAPDB, a failover or restart that lost"
                 + " it, a flush whose report was lost, or an eviction)";
@@ -657,6 +669,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
         }
         else {
             // A null key list: the server flushed a database (FLUSHALL, FLUSHDB) and every key is gone.
+            flushReportedIn = session;
             for (Subscription subscription : subscriptions) {
                 subscription.flush();
             }

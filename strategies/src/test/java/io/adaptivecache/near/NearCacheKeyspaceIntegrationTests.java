@@ -221,6 +221,27 @@ class NearCacheKeyspaceIntegrationTests {
         assertThat(redis.server().command("EXISTS", key)).isEqualTo("0");
     }
 
+    /**
+     * A reported flush takes the marker with it: the source starts a new session with a new
+     * marker (rather than serve on with none, which would make every later check fail), and the
+     * near cache serves again.
+     */
+    @Test
+    void aReportedFlushStartsANewSessionWithANewMarker() {
+        NearInstances.Instance b = instances.start("b", template -> template.strategy(StrategySpec.single()));
+        String key = redis.server().command("KEYS", "adaptive-cache:near-marker:*");
+        String token = redis.server().command("GET", key);
+        redis.server().command("FLUSHALL");
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            String now = redis.server().command("GET", key);
+            return now != null && !now.equals(token);
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> b.near().isServingLocally());
+        String cachedKey = NearInstances.PREFIX + "after-flush";
+        redis.server().command("SET", cachedKey, "1");
+        cached(b, cachedKey, "1");
+    }
+
     /** The MGETs a server has executed ({@code INFO commandstats}), 0 before the first. */
     private static long serverMgets(RedisServer server) {
         String stat;
