@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.near.InvalidationListener;
 import io.adaptivecache.near.InvalidationSource;
@@ -615,6 +617,17 @@ final class TrackingInvalidationSource implements InvalidationSource {
             subscription.flush();
         }
         if (failure != null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof InvalidCacheInputException && !group.get(0).divergenceReported) {
+                // Not a passing failure: this template will never read the marker, so its near caches will never serve.
+                group.forEach(subscription -> subscription.divergenceReported = true);
+                logger.warn("The template '{}' refuses the near caches' marker key {} ({}), so they cannot prove that it reads"
+                        + " the keyspace {} tracks and read from the server instead of serving locally; allow the key (its"
+                        + " maximum key size, at least {} bytes)", template.name(), markerKey, cause.getMessage(), description,
+                        markerKey.length());
+                return;
+            }
             logger.debug("The template '{}' could not read the marker key {}: {}; its near caches read from the server until"
                     + " it can", template.name(), markerKey, failure.toString());
             return;
