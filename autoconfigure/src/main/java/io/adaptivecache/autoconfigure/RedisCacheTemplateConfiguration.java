@@ -67,8 +67,7 @@ class RedisCacheTemplateConfiguration {
     private static RedisCacheTemplates.Builder standalone(AdaptiveCacheRedisProperties redis, Binder binder,
             @Nullable String bundleName, ObjectProvider<SslBundles> sslBundles) {
         RedisDriver driver = pooledDriver(redis, false);
-        RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().uri(withSsl(redisUri(redis, binder), bundleName))
-                .pooledDriver(driver);
+        RedisCacheTemplates.Builder builder = RedisCacheTemplates.builder().uri(standaloneUri(redis, binder)).pooledDriver(driver);
         if (driver == RedisDriver.JEDIS && bundleName != null) {
             // The same bundle for Jedis's TLS sockets as for Lettuce's.
             builder.jedisSslContext(sslBundle(bundleName, sslBundles).createSslContext());
@@ -148,6 +147,14 @@ class RedisCacheTemplateConfiguration {
         }
         return build(redis.getHost(), redis.getPort(), redis.getUsername(), redis.getPassword(), redis.getDatabase(),
                 redis.getSsl().getEnabled(), redis.getClientName());
+    }
+
+    /**
+     * The URI of the standalone template's server, TLS included: the one place both the template and its near caches'
+     * invalidation source ({@link RedisInvalidationSources}) take it from, so that they cannot reach different servers.
+     */
+    static RedisURI standaloneUri(AdaptiveCacheRedisProperties redis, Binder binder) {
+        return withSsl(redisUri(redis, binder), sslBundleName(redis, binder));
     }
 
     /** The bundle named under adaptive-cache.redis.ssl, or Spring Data Redis's when its settings are the ones reused. */

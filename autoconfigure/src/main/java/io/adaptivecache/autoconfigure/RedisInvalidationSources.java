@@ -11,8 +11,11 @@ import org.springframework.core.env.Environment;
 
 /**
  * Starts the Redis invalidation source of the near caches: one more connection to the server the
- * Redis template uses (the same URL or host, credentials, database, client settings and TLS), on
- * which the server reports writes to the near caches' prefixes.
+ * Redis template uses (the same URL or host, credentials, database, transport, client settings and
+ * TLS, resolved by the same code as the template's), on which the server reports writes to the
+ * near caches' prefixes. It is built from the properties: a Redis template bean of the
+ * application's own that reaches another server or database is found out by the source's marker
+ * check, and its near caches then read from the server instead of serving locally.
  */
 public final class RedisInvalidationSources {
 
@@ -36,10 +39,10 @@ public final class RedisInvalidationSources {
         Binder binder = Binder.get(environment);
         // The template's own rules (RedisCacheTemplateConfiguration), so that both connections always trust the same servers.
         String bundleName = RedisCacheTemplateConfiguration.sslBundleName(redis, binder);
-        RedisInvalidations.Builder builder = RedisInvalidations.builder()
-                .uri(RedisCacheTemplateConfiguration.withSsl(RedisCacheTemplateConfiguration.redisUri(redis, binder), bundleName))
+        RedisInvalidations.Builder builder = RedisInvalidations.builder().uri(RedisCacheTemplateConfiguration.standaloneUri(redis, binder))
                 .name("redis").heartbeatInterval(heartbeatInterval).heartbeatTimeout(heartbeatTimeout)
-                .connectTimeout(redis.getConnectTimeout()).maxReconnectDelay(redis.getMaxReconnectDelay());
+                .connectTimeout(redis.getConnectTimeout()).maxReconnectDelay(redis.getMaxReconnectDelay())
+                .transport(redis.getTransport());
         RedisCacheTemplateConfiguration.sslOptions(bundleName, sslBundles).ifPresent(builder::sslOptions);
         return builder.start();
     }

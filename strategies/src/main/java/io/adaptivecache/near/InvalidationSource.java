@@ -6,6 +6,9 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import io.adaptivecache.CacheTemplate;
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a near cache learns that keys changed on the server. One source (one connection to one
  * server) serves any number of near caches over templates of that server; it is shared and
@@ -27,6 +30,24 @@ public interface InvalidationSource extends AutoCloseable {
      * @return the subscription
      */
     InvalidationSubscription subscribe(Collection<String> keyPrefixes, InvalidationListener listener);
+
+    /**
+     * Subscribes like {@link #subscribe(Collection, InvalidationListener)} for a near cache in
+     * front of a template, which the subscription serves only while the template is proven to
+     * read the keyspace whose invalidations this source receives. The Redis source proves it with
+     * a marker key it writes on its own connection and reads back through the template once per
+     * heartbeat; a template on another server or database never serves locally, and one whose
+     * connections move elsewhere (a failover behind a DNS name) stops at its next check.
+     * This default proves nothing and subscribes without the check.
+     * @param keyPrefixes the prefixes; empty for every key
+     * @param listener told of invalidations; also flushed when the template is found elsewhere
+     * @param dataPath the template the near cache reads from and writes to, or {@code null} for no check
+     * @return the subscription
+     */
+    default InvalidationSubscription subscribe(Collection<String> keyPrefixes, InvalidationListener listener,
+            @Nullable CacheTemplate dataPath) {
+        return subscribe(keyPrefixes, listener);
+    }
 
     /**
      * The longest a broken invalidation path can go unnoticed: a local tier stops serving if the

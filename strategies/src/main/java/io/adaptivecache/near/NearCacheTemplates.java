@@ -32,7 +32,9 @@ public final class NearCacheTemplates {
      * the local copies of every instance as soon as the server's message arrives, and the local
      * tier stops serving whenever the messages may have been lost.
      * @param template the Redis template behind the local tier (any strategy or driver); not a cluster template
-     * @param invalidations where invalidations come from: a source on the same Redis server
+     * @param invalidations where invalidations come from: a source on the same Redis server and
+     *        database; the local tier serves only while the template is proven to read the keyspace
+     *        the source tracks ({@link InvalidationSource#subscribe(java.util.Collection, InvalidationListener, CacheTemplate)})
      * @param settings the local tier's bounds and prefixes
      * @return the near cache; its local tier serves once the server tracks its prefixes
      * @throws IllegalArgumentException for a memcached or Redis Cluster template
@@ -59,7 +61,8 @@ public final class NearCacheTemplates {
         // FAIL_FAST template's (in DEGRADE mode a failed set returns too, skipped), never a template of unknown kind.
         boolean writeThrough = template instanceof ManagedCacheTemplate managed && managed.failureMode() == CacheFailureMode.FAIL_FAST;
         LocalTier tier = new LocalTier(settings, settings.timeToLive().toNanos(), writeThrough);
-        InvalidationSubscription subscription = invalidations.subscribe(tier.prefixes().prefixes(), tier);
+        // With the template, so that the tier serves only while the template reads the keyspace the source tracks.
+        InvalidationSubscription subscription = invalidations.subscribe(tier.prefixes().prefixes(), tier, template);
         return new NearCachingTemplate(name(template, settings), template, tier, subscription, invalidations.stalenessBound(),
                 invalidations, "invalidated by " + invalidations.describe());
     }

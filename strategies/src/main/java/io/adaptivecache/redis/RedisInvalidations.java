@@ -37,6 +37,14 @@ import org.jspecify.annotations.Nullable;
  * <p>The staleness bound is {@link Builder#heartbeatInterval} plus {@link Builder#heartbeatTimeout}:
  * a near cache serves only while a heartbeat sent less than that ago has been answered on the
  * invalidation connection, which proves every earlier invalidation arrived.
+ *
+ * <p>Each session writes a marker key, {@code adaptive-cache:near-marker:<name>:<uuid>}, with a
+ * token of its own (10 minute time to live, extended every minute, deleted on close). Every
+ * heartbeat reads it back, and a session whose marker is gone or changed counts as lost
+ * ({@code SWAPDB}, which Redis does not report, a failover, a lost flush report); the near caches'
+ * templates read it too, and a near cache serves only while its template finds the token, that
+ * is, reads the keyspace this source tracks. With ACLs the user needs {@code SET}, {@code MGET},
+ * {@code PEXPIRE} and {@code DEL} on {@code ~adaptive-cache:near-marker:*}.
  */
 public final class RedisInvalidations {
 

@@ -11,8 +11,10 @@ import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.near.InvalidationSource;
 import io.adaptivecache.near.NearCacheTemplate;
+import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.spring.cache.AdaptiveCache;
 import io.adaptivecache.spring.cache.AdaptiveCacheManager;
 import io.adaptivecache.testservers.MemcachedServerExtension;
@@ -172,6 +174,46 @@ class AdaptiveCacheNearCacheAutoConfigurationTests {
             });
             assertThat(endpoint.template("memcached").nearCaches()).isEmpty();
         });
+    }
+
+    /**
+     * The application's own Redis template bean reaches another server than the properties, from
+     * which the invalidation source is built: that server's writes are never reported, so the near
+     * cache must never serve locally (every read reaching the template's server) and must see
+     * another client's delete there at once.
+     */
+    @Test
+    void aTemplateBeanOfTheApplicationsOwnOnAnotherServerShouldNeverBeServedLocally() {
+        RedisServer other = new RedisServer();
+        other.start();
+        try {
+            this.contextRunner.withPropertyValues("adaptive-cache.cache.near.caches.products.enabled=true")
+                    .withBean(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE, ManagedCacheTemplate.class,
+                            () -> RedisCacheTemplates.builder().uri("redis://" + other.address()).name("redis").build())
+                    .run(context -> {
+                        NameService service = context.getBean(NameService.class);
+                        NearCacheTemplate near = nearCache(context, "products");
+                        service.find(1);
+                        long before = getCalls(other);
+                        for (int i = 0; i < READS; i++) {
+                            assertThat(service.find(1)).isEqualTo("name-1");
+                        }
+                        assertThat(getCalls(other) - before).as("every read reached the template's server").isEqualTo(READS);
+                        assertThat(near.stats().localHits()).isZero();
+                        assertThat(near.isServingLocally()).isFalse();
+
+                        // Another client's delete on the template's server: the next read must miss and load.
+                        int lookups = service.lookups();
+                        String stored = other.command("KEYS", this.keyPrefix + "products:*");
+                        assertThat(stored).as("the one key the cache stored").isNotBlank().doesNotContain("\n");
+                        assertThat(other.command("DEL", stored)).isEqualTo("1");
+                        assertThat(service.find(1)).isEqualTo("name-1");
+                        assertThat(service.lookups()).as("the delete, seen at once").isEqualTo(lookups + 1);
+                    });
+        }
+        finally {
+            other.stop();
+        }
     }
 
     @Test
