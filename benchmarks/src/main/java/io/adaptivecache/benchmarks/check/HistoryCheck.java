@@ -123,7 +123,7 @@ public final class HistoryCheck {
      * @param violations reads stale by more than the bound
      * @param staleness how stale the stale reads were (nanoseconds)
      * @param worst the stalest violation, or null
-     * @param examples the first violations found
+     * @param examples the first violations found, one per incident (a value read after the same write superseded it)
      * @param boundNanos the bound checked against
      */
     public record Result(long reads, long failedReads, long staleReads, long violations, Histogram staleness,
@@ -197,7 +197,8 @@ public final class HistoryCheck {
             violations++;
             Violation violation = new Violation(keys.get(key), process(read.process()), (read.start() - origin) / 1e6,
                     (read.end() - origin) / 1e6, read.value(), supersededBy, staleNanos);
-            if (examples.size() < EXAMPLES) {
+            // One example per stale copy: the reads of one copy after one superseding write are one incident.
+            if (examples.size() < EXAMPLES && examples.stream().noneMatch(seen -> seen.supersededBy().equals(supersededBy))) {
                 examples.add(violation);
             }
             if (worst == null || staleNanos > worst.staleNanos()) {
