@@ -39,7 +39,7 @@ import io.adaptivecache.near.NearCacheTemplate;
  */
 public final class CheckRun {
 
-    private static final double KEY_RATIO = 0.45;
+    private static final double KEY_RATIO = 0.35;
     private static final long VALUE_SPACE = 1_000_000_000_000L;
 
     private final Settings settings;
@@ -219,7 +219,7 @@ public final class CheckRun {
         int[] quiet = IntStream.range(keys.size() / 2, keys.size()).toArray();
         FaultDriver driver = new FaultDriver(setup, faultProcess, faultOps, random.split(), settings.faultGapMin(),
                 settings.faultGapMax(), faults, (ops, rnd) -> race(setup,
-                        IntStream.range(0, quiet.length).map(i -> rnd.nextInt(setup.nears.size())).toArray(), quiet, ops,
+                        IntStream.range(0, quiet.length).map(i -> rnd.nextInt(setup.nears.size())).toArray(), quiet, true, ops,
                         rnd));
         Thread faultThread = new Thread(driver, "check-faults");
         threads.forEach(Thread::start);
@@ -277,7 +277,7 @@ public final class CheckRun {
     private void nearWrite(Setup setup, NearCacheTemplate near, int process, List<Op> ops, SplittableRandom random) {
         double dice = random.nextDouble();
         if (dice < 0.1) {
-            race(setup, new int[] { process }, new int[] { hotKey(random) }, ops, random);
+            race(setup, new int[] { process }, new int[] { hotKey(random) }, false, ops, random);
         }
         else {
             nearOp(setup, near, process, hotKey(random), (dice - 0.1) / 0.9, ops, random);
@@ -287,21 +287,24 @@ public final class CheckRun {
 
     /**
      * Near caches' stores of keys, each raced by plain writes of the key (a store, a delete, an
-     * increment or an expire) sent right before and right after it on another connection, all
-     * sent before any is awaited: what the server reports of them may come in one message.
+     * increment or an expire) on another connection, all sent before any is awaited: what the
+     * server reports of them may come in one message.
      * @param setup the server and near caches
      * @param instances which near cache stores each key
      * @param keys the keys
+     * @param paused whether the server holds writes now: then the store is sent first and the
+     *        plain write a moment later, so that the server runs them in that order when it lets
+     *        them go; otherwise one plain write is sent right before the store and one right after
      * @param ops where the writes are recorded
      * @param random the seeded source
      */
-    void race(Setup setup, int[] instances, int[] keys, List<Op> ops, SplittableRandom random) {
+    void race(Setup setup, int[] instances, int[] keys, boolean paused, List<Op> ops, SplittableRandom random) {
         List<Timed> sent = new ArrayList<>();
         for (int i = 0; i < keys.length; i++) {
             int instance = instances[i];
-            // One plain write just before the store, one just after: whichever order the server runs them in, one of
-            // them is likely to run after the store, in the same cycle.
-            sent.add(plainOp(setup, 0.35 + 0.65 * random.nextDouble(), keys[i], settings.instances() + instance, random));
+            if (!paused) {
+                sent.add(plainOp(setup, 0.35 + 0.65 * random.nextDouble(), keys[i], settings.instances() + instance, random));
+            }
             long value = nextValue(instance);
             long start = System.nanoTime();
             CompletableFuture<?> store;
@@ -313,6 +316,10 @@ public final class CheckRun {
                 store = CompletableFuture.failedFuture(ex);
             }
             sent.add(new Timed(instance, Op.Kind.SET, keys[i], value, 0, start, answered(store)));
+            if (paused) {
+                // A paused client runs its commands in the order the server read them, clients in the order they were held.
+                pause(TimeUnit.MILLISECONDS.toNanos(2));
+            }
             sent.add(plainOp(setup, 0.35 + 0.65 * random.nextDouble(), keys[i], settings.instances() + instance, random));
         }
         sent.forEach(timed -> timed.record(ops));
@@ -417,12 +424,13 @@ public final class CheckRun {
                 ops.add(Op.write(process, kind, key, Boolean.TRUE.equals(outcome) ? 1 : 0, ttl, start, end, true));
             }
             else {
-                ops.add(Op.write(process, kind, key, value, ttl, start, end, true));
+                Op write = Op.write(process, kind, key, value, ttl, start, end, true);
+                ops.add(outcome instanceof String replaced ? write.after(Op.valueOf(replaced.getBytes(StandardCharsets.US_ASCII))) : write);
             }
         }
     }
 
-    /** A key for a write: key i about 0.45^i as often as key 0, so that some are written hundreds of times a second, some about once. */
+    /** A key for a write: key i about 0.35^i as often as key 0, so that some are written hundreds of times a second, some about once. */
     private int hotKey(SplittableRandom random) {
         double total = (1 - Math.pow(KEY_RATIO, keys.size())) / (1 - KEY_RATIO);
         double pick = random.nextDouble() * total;

@@ -22,10 +22,10 @@ import io.adaptivecache.strategy.StrategySpec;
  * is undone before the next (the server thawed, the proxy's delay removed), also when the run
  * stops in the middle of one.
  */
-final class FaultDriver implements Runnable {
+public final class FaultDriver implements Runnable {
 
     /** The faults. */
-    enum Fault {
+    public enum Fault {
         /** One near cache's invalidation connection killed by the server ({@code CLIENT KILL ID}). */
         KILL_TRACKING,
         /** The server stopped (SIGSTOP) for longer than the bound, then continued (SIGCONT). */

@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * increment that returned v; for an absent key a delete, an expiry, a flush, a swap or a restart)
  * such that W could have taken effect before R ended ({@code W.start <= R.end}) and no other
  * write W2 of k surely followed W and surely completed more than the bound before R started
- * ({@code W2.start > W.end} and {@code W2.end < R.start - bound}). Of the writes that produced v,
+ * ({@code W2.start > W.end}, or the server said W2 ran on v, and {@code W2.end < R.start - bound}).
+ * Of the writes that produced v,
  * the one that ended last is the most favourable, so only it is tried. A value no write of the
  * history produced is taken as the initial state's (the run starts each history with a flush,
  * more than the bound before its first read, so such a value is a violation).
@@ -233,6 +234,8 @@ public final class HistoryCheck {
         private final int[] minEndAt;
         /** Every write that may have produced a value, by value. */
         private final Map<Long, Candidates> byValue = new HashMap<>();
+        /** Per value, the write that surely ran on it (the server said so) and completed first. */
+        private final Map<Long, Effect> firstRunOn = new HashMap<>();
 
         KeyCheck(List<Op> writes) {
             writes.sort(Comparator.comparingLong(Op::start));
@@ -252,6 +255,10 @@ public final class HistoryCheck {
             Map<Long, List<Effect>> candidates = new HashMap<>();
             for (Op op : writes) {
                 long end = op.ok() ? op.end() : Long.MAX_VALUE;
+                if (op.ok() && op.previous() != Op.UNKNOWN && op.previous() != Op.ABSENT && op.kind() != Op.Kind.EXPIRE) {
+                    Effect ranOn = new Effect(op.start(), op.end(), op.kind() == Op.Kind.DEL ? Op.ABSENT : op.value(), op, false);
+                    firstRunOn.merge(op.previous(), ranOn, (one, other) -> one.end() <= other.end() ? one : other);
+                }
                 if (op.kind() != Op.Kind.EXPIRE) {
                     long value = op.kind() == Op.Kind.INCR && !op.ok() ? Op.UNKNOWN
                             : op.kind() == Op.Kind.SET || op.kind() == Op.Kind.INCR ? op.value() : Op.ABSENT;
@@ -333,17 +340,25 @@ public final class HistoryCheck {
                 }
                 // No write produced it: the initial state's, older than every write.
                 int from = best == null ? 0 : firstAfter(sureStarts, best.end());
-                if (minEndAt[from] < 0) {
+                Effect next = minEndAt[from] < 0 ? null : sure[minEndAt[from]];
+                // A write the server ran on this very value follows it, however their times overlap; only for a value one
+                // write produced (a value produced twice may have been read from its second production).
+                Effect ranOn = best != null && produced != null && produced.single() ? firstRunOn.get(read.value()) : null;
+                if (ranOn != null && (next == null || ranOn.end() < next.end())) {
+                    next = ranOn;
+                }
+                if (next == null) {
                     continue;
                 }
-                long staleNanos = read.start() - minEndFrom[from];
+                long staleNanos = read.start() - next.end();
                 if (staleNanos <= 0) {
                     continue;
                 }
                 tally.stale++;
                 tally.staleness.recordValue(staleNanos);
                 if (staleNanos > tally.bound) {
-                    tally.violation(key, read, staleNanos, sure[minEndAt[from]].describe(tally) + (best == null
+                    tally.violation(key, read, staleNanos, next.describe(tally) + (next == ranOn ? ", which the server ran on the value read" : "")
+                            + (best == null
                             ? "; no write of the history produced the value read" : "; the value read was produced by " + best.describe(tally)));
                 }
             }
@@ -369,6 +384,10 @@ public final class HistoryCheck {
                 }
                 latestEndingUpTo[i] = latest;
             }
+        }
+
+        boolean single() {
+            return starts.length == 1;
         }
 
         Effect first() {

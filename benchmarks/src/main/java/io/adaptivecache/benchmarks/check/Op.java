@@ -19,8 +19,11 @@ package io.adaptivecache.benchmarks.check;
  * @param start when it was sent
  * @param end when its answer (or failure) arrived
  * @param ok whether it completed without an exception
+ * @param previous the value the key held just before this write ran, when the server told
+ *        ({@code SET ... GET}; an increment that returned n ran on n - 1), else {@link #UNKNOWN}:
+ *        it orders this write after the one that produced that value even where their times overlap
  */
-public record Op(int process, Kind kind, int key, long value, long ttlNanos, long start, long end, boolean ok) {
+public record Op(int process, Kind kind, int key, long value, long ttlNanos, long start, long end, boolean ok, long previous) {
 
     /** The key of an operation on every key. */
     public static final int ALL_KEYS = -1;
@@ -70,11 +73,11 @@ public record Op(int process, Kind kind, int key, long value, long ttlNanos, lon
      * @return the operation
      */
     public static Op read(int process, int key, long value, long start, long end, boolean ok) {
-        return new Op(process, Kind.GET, key, value, 0, start, end, ok);
+        return new Op(process, Kind.GET, key, value, 0, start, end, ok, UNKNOWN);
     }
 
     /**
-     * A write.
+     * A write; an increment that returned n is known to have run on n - 1.
      * @param process who wrote
      * @param kind what kind of write
      * @param key the key or {@link #ALL_KEYS}
@@ -86,7 +89,17 @@ public record Op(int process, Kind kind, int key, long value, long ttlNanos, lon
      * @return the operation
      */
     public static Op write(int process, Kind kind, int key, long value, long ttlNanos, long start, long end, boolean ok) {
-        return new Op(process, kind, key, value, ttlNanos, start, end, ok);
+        long previous = kind == Kind.INCR && ok && value > 1 ? value - 1 : UNKNOWN;
+        return new Op(process, kind, key, value, ttlNanos, start, end, ok, previous);
+    }
+
+    /**
+     * This write, knowing the value the key held just before it ran.
+     * @param previous that value
+     * @return the write
+     */
+    public Op after(long previous) {
+        return new Op(process, kind, key, value, ttlNanos, start, end, ok, previous);
     }
 
     /**

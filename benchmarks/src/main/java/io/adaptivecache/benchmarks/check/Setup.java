@@ -104,7 +104,8 @@ abstract class Setup implements AutoCloseable {
     /** The strategies a switch fault moves a template between. */
     abstract List<StrategySpec> strategies();
 
-    // The plain client: it does not track; its futures complete when the server answers.
+    // The plain client: it does not track; its futures complete when the server answers. A store's future may give the
+    // value it replaced (text), where the server tells.
 
     abstract CompletableFuture<?> set(String key, long value, long ttlMillis);
 
@@ -234,8 +235,9 @@ abstract class Setup implements AutoCloseable {
 
         @Override
         CompletableFuture<?> set(String key, long value, long ttlMillis) {
-            return (ttlMillis > 0 ? plain.set(key, Long.toString(value), SetArgs.Builder.px(ttlMillis))
-                    : plain.set(key, Long.toString(value))).toCompletableFuture();
+            // SET ... GET: the value it replaced orders it after the write that produced that value.
+            return (ttlMillis > 0 ? plain.setGet(key, Long.toString(value), SetArgs.Builder.px(ttlMillis))
+                    : plain.setGet(key, Long.toString(value))).toCompletableFuture();
         }
 
         @Override

@@ -86,6 +86,26 @@ class HistoryCheckTests {
     }
 
     @Test
+    void aWriteTheServerRanOnAValueSupersedesItEvenWhereTheirTimesOverlap() {
+        // The plain SET ... GET replaced 1: it ran after the store of 1, although both were on their way together.
+        write(Kind.SET, 0, 1, 0, 10);
+        ops.add(Op.write(1, Kind.SET, 0, 2, 0, ms(5), ms(15), true).after(1));
+        read(0, 1, 400, 401);
+        HistoryCheck.Result result = check();
+        assertThat(result.violations()).isEqualTo(1);
+        assertThat(result.worst().staleNanos()).isEqualTo(ms(385));
+        assertThat(result.worst().supersededBy()).contains("SET 2 by plain-0", "which the server ran on the value read");
+        ops.clear();
+        // An increment that returned 2 ran on 1 likewise; a value produced twice is judged by its latest production only.
+        write(Kind.SET, 0, 1, 0, 10).write(Kind.INCR, 0, 2, 5, 15).read(0, 1, 400, 401);
+        assertThat(check().violations()).isEqualTo(1);
+        ops.clear();
+        write(Kind.INCR, 0, 1, 0, 10).write(Kind.INCR, 0, 2, 5, 15).write(Kind.DEL, 0, Op.ABSENT, 20, 21)
+                .write(Kind.INCR, 0, 1, 30, 40).read(0, 1, 60, 61).read(0, 1, 100, 101);
+        assertThat(check().violations()).isZero();
+    }
+
+    @Test
     void aReadMayReturnAWriteThatStartedBeforeItEnded() {
         write(Kind.SET, 0, 1, 0, 1).read(0, 2, 50, 60).write(Kind.SET, 0, 2, 59, 300);
         assertThat(check().violations()).isZero();
