@@ -88,8 +88,8 @@ public final class CheckReport {
             row(md, "Faults: " + fault.name().toLowerCase(Locale.ROOT).replace('_', ' '), outcomes,
                     outcome -> Integer.toString(outcome.faults().getOrDefault(fault, 0)));
         }
-        row(md, "Duration", outcomes, outcome -> String.format(Locale.ROOT, "%d s in %d segments", outcome.elapsed().toSeconds(),
-                outcome.segments()));
+        row(md, "Duration (segments checked apart)", outcomes, outcome -> String.format(Locale.ROOT, "%d s (%d)",
+                outcome.elapsed().toSeconds(), outcome.segments()));
         row(md, "Targets", outcomes, outcome -> outcome.targetsMet() ? "met" : "not met");
         for (CheckRun.Outcome outcome : outcomes) {
             md.append("\n## ").append(outcome.settings().backend().label()).append("\n\n").append(outcome.setup()).append(".\n\n");

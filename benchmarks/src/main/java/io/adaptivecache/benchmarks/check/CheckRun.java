@@ -99,8 +99,10 @@ public final class CheckRun {
             Duration readPause, Duration writePause, Duration heartbeat, Duration maxStaleness, int fillers) {
 
         /**
-         * The defaults: 8 keys, 3 instances of 3 readers, 2 plain writers, a bound of 300 ms on
-         * Redis (heartbeat 100 ms, timeout 200 ms) and 100 ms on memcached, one segment per 30 s.
+         * The defaults: 8 keys, 3 instances of 3 readers (6 for the one behind the proxy) and a
+         * writer, 2 plain writers, a bound of 300 ms on Redis (heartbeat 100 ms, timeout 200 ms)
+         * and 100 ms on memcached, 20,000 fillers on Redis, faults 300 to 900 ms apart, one
+         * segment per 30 s.
          * @param backend redis or memcached
          * @param seed the seed
          * @param duration the least time to run

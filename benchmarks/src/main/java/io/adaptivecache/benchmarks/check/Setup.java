@@ -37,6 +37,9 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 
 /**
  * What a check runs against: a server the run starts on a free loopback port, near-cache
@@ -184,7 +187,11 @@ abstract class Setup implements AutoCloseable {
             super(new RedisServer());
             this.fillers = fillers;
             this.heartbeat = heartbeat;
-            this.client = RedisClient.create();
+            // Reconnecting within 100 ms of a restart, not Lettuce's default of up to 30 s: the plain writers write on.
+            ClientResources resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1)
+                    .reconnectDelay(Delay.constant(Duration.ofMillis(100))).build();
+            opened.add(() -> resources.shutdown(0, 2, TimeUnit.SECONDS).await(3, TimeUnit.SECONDS));
+            this.client = RedisClient.create(resources);
             client.setOptions(ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT)).build());
             opened.add(() -> client.shutdown(0, 2, TimeUnit.SECONDS));
             RedisURI uri = RedisURI.create(ServerProcess.HOST, server.port());
