@@ -160,7 +160,9 @@ public final class CheckRun {
                 if (!more) {
                     break;
                 }
-                long length = Math.min(settings.segment().toNanos(), Math.max(left, TimeUnit.SECONDS.toNanos(5)));
+                // Within the least duration, segments end with it; past it (targets still unmet), full segments.
+                long length = left > 0 ? Math.min(settings.segment().toNanos(), Math.max(left, TimeUnit.SECONDS.toNanos(5)))
+                        : settings.segment().toNanos();
                 List<Op> history = segment(setup, seeds.split(), Math.min(length, Math.max(deadline - now, 1)));
                 HistoryCheck.Result result = HistoryCheck.check(history, bound, keys, processes, started);
                 writes += history.stream().filter(op -> op.kind().isWrite()).count();
@@ -322,7 +324,10 @@ public final class CheckRun {
                 // A paused client runs its commands in the order the server read them, clients in the order they were held.
                 pause(TimeUnit.MILLISECONDS.toNanos(2));
             }
-            sent.add(plainOp(setup, 0.35 + 0.65 * random.nextDouble(), keys[i], settings.instances() + instance, random));
+            // Held writes: a store or an increment, which tell what they ran on (SET ... GET, INCR), so that the check
+            // knows their order against the near cache's store however their times overlap.
+            double dice = paused ? (random.nextBoolean() ? 0.35 : 0.55) + 0.05 * random.nextDouble() : 0.35 + 0.65 * random.nextDouble();
+            sent.add(plainOp(setup, dice, keys[i], settings.instances() + instance, random));
         }
         sent.forEach(timed -> timed.record(ops));
     }
@@ -362,7 +367,12 @@ public final class CheckRun {
                 // Recorded as a flush that may have happened.
             }
             ops.add(Op.write(process, Op.Kind.FLUSH, Op.ALL_KEYS, Op.ABSENT, 0, start, System.nanoTime(), ok));
-            setup.refill();
+            try {
+                setup.refill();
+            }
+            catch (RuntimeException ex) {
+                // The server is down or frozen (a fault): the next flush refills.
+            }
         }
         else {
             plainOp(setup, dice, hotKey(random), process, random).record(ops);
@@ -467,8 +477,4 @@ public final class CheckRun {
         }
     }
 
-    /** @return the keys' names */
-    List<String> keys() {
-        return keys;
-    }
 }

@@ -186,7 +186,12 @@ public final class FaultDriver implements Runnable {
         finally {
             history.add(Op.write(process, kind, Op.ALL_KEYS, Op.ABSENT, 0, start, System.nanoTime(), ok));
         }
-        setup.refill();
+        try {
+            setup.refill();
+        }
+        catch (RuntimeException ex) {
+            // The fault happened all the same; the next flush refills.
+        }
     }
 
     private static void pause(long nanos) {
