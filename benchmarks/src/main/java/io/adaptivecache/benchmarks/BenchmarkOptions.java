@@ -66,6 +66,15 @@ final class BenchmarkOptions {
                                        machine during one of its slices
               --worker-heap 1g         each target JVM's maximum heap
 
+            History check (--backends and --out apply; the default out is docs/benchmarks/<date>-near-check):
+              --goals near-check       near caches and plain writers on one server, faults injected, every read checked
+                                       against the near cache's staleness bound (see docs/benchmarks/README.md)
+              --check-reads 1000000    the least reads to check
+              --check-faults 20        the least faults of each kind
+              --check-duration 5m      the least time to run, per backend
+              --check-limit 60m        the most time to run, per backend, targets met or not
+              --seed 26                the seed of the mix, the faults' order and their targets
+
             Phases (--backends, --timeout, --adaptive-*, --max-outside, --worker-heap, --redis, --memcached and --out apply):
               --phases callers,rtt,size  each target runs these load sequences under one client, cycle after cycle
               --cycles 4               how many times each target runs each sequence
@@ -105,6 +114,11 @@ final class BenchmarkOptions {
     List<String> phases = List.of();
     int cycles = 4;
     Duration phaseLength = Duration.ofSeconds(6);
+    long checkReads = 1_000_000;
+    int checkFaults = 20;
+    Duration checkDuration = Duration.ofMinutes(5);
+    Duration checkLimit = Duration.ofMinutes(60);
+    long seed = 26;
     final List<String> arguments;
 
     private BenchmarkOptions(List<String> arguments) {
@@ -185,6 +199,11 @@ final class BenchmarkOptions {
         if (options.maxPairs < options.pairs) {
             options.maxPairs = options.pairs;
         }
+        if (options.out == null && options.goals.contains("near-check")) {
+            String day = java.time.LocalDate.now().toString();
+            Path base = Files.isDirectory(Path.of("docs", "benchmarks")) ? Path.of("docs", "benchmarks") : Path.of("results");
+            options.out = base.resolve(day + "-near-check");
+        }
         if (options.out == null) {
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
             Path base = Files.isDirectory(Path.of("benchmarks", "src")) ? Path.of("benchmarks", "results") : Path.of("results");
@@ -228,6 +247,11 @@ final class BenchmarkOptions {
             case "phases" -> this.phases = list(value, name, text -> PhasePlan.named(text.trim()).name());
             case "cycles" -> this.cycles = positive(Integer.parseInt(value), name);
             case "phase-length" -> this.phaseLength = duration(value, name);
+            case "check-reads" -> this.checkReads = Long.parseLong(value.trim().replace("_", "").replace(",", ""));
+            case "check-faults" -> this.checkFaults = Integer.parseInt(value.trim());
+            case "check-duration" -> this.checkDuration = duration(value, name);
+            case "check-limit" -> this.checkLimit = duration(value, name);
+            case "seed" -> this.seed = Long.parseLong(value.trim());
             default -> throw new IllegalArgumentException("Unknown option --" + name);
         }
     }

@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 
+import io.adaptivecache.benchmarks.check.CheckReport;
+import io.adaptivecache.benchmarks.check.CheckRun;
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.CellResult;
 import io.adaptivecache.benchmarks.load.ClosedLoopRunner;
@@ -74,6 +76,9 @@ public final class Benchmarks {
     }
 
     static Path run(BenchmarkOptions options) throws Exception {
+        if (options.goals.contains("near-check")) {
+            return nearCheck(options);
+        }
         if (!options.phases.isEmpty()) {
             return phases(options);
         }
@@ -194,6 +199,31 @@ public final class Benchmarks {
         run.put("Dropped", String.format(Locale.ROOT, "a cycle whose slice saw more than %.0f%% of the machine (%.2f cores) taken by"
                 + " other processes and steal", options.maxOutside * 100, maxDisturbance));
         return VerdictReport.write(options.out, set, result, maxDisturbance, facts);
+    }
+
+    /** A history check: near caches under a seeded mix and faults on each backend, every read checked; {@code near-check.md}. */
+    static Path nearCheck(BenchmarkOptions options) throws Exception {
+        if (options.goals.size() > 1) {
+            throw new IllegalArgumentException("--goals near-check runs alone, was " + options.goals);
+        }
+        RedisTransport.select(options.transport);
+        Instant started = Instant.now();
+        List<CheckRun.Outcome> outcomes = new ArrayList<>();
+        for (Backend backend : options.backends) {
+            if (backend == Backend.REDIS_CLUSTER) {
+                continue; // a near cache with invalidations refuses a cluster template
+            }
+            System.out.println("History check on " + backend.label() + ": at least " + options.checkReads + " reads and "
+                    + options.checkFaults + " faults of each kind, " + options.checkDuration.toSeconds() + " s to "
+                    + options.checkLimit.toSeconds() + " s");
+            CheckRun.Settings settings = CheckRun.Settings.of(backend, options.seed, options.checkDuration, options.checkReads,
+                    options.checkFaults, options.checkLimit);
+            outcomes.add(new CheckRun(settings, System.out::println).run());
+        }
+        String command = "java -jar benchmarks/target/adaptive-cache-benchmarks.jar " + String.join(" ", options.arguments);
+        Path report = CheckReport.write(options.out, outcomes, command, started);
+        outcomes.forEach(outcome -> System.out.println(outcome.settings().backend().label() + ": " + outcome.result().summary()));
+        return report;
     }
 
     /** A phase run: each target runs load sequences under one client, then {@code phases.md} and its timelines. */
