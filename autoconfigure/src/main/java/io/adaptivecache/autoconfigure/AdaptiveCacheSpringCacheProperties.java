@@ -183,13 +183,15 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
         private boolean enabled;
 
         /** The most entries a cache's local tier holds; maximum-weight holds too. */
-        private long maximumEntries = NearCacheSettings.DEFAULT_MAXIMUM_ENTRIES;
+        // Literals, not NearCacheSettings' constants, so that the metadata shows the defaults (NearCacheBoundPropertiesTests
+        // holds them equal).
+        private long maximumEntries = 10_000;
 
         /**
          * The most bytes (values, keys and a 64-byte overhead per entry) a cache's local tier holds;
          * maximum-entries holds too, so that a few large values cannot fill the heap.
          */
-        private DataSize maximumWeight = DataSize.ofBytes(NearCacheSettings.DEFAULT_MAXIMUM_WEIGHT_BYTES);
+        private DataSize maximumWeight = DataSize.ofMegabytes(64);
 
         /**
          * The longest a local copy lives. With Redis, a copy is dropped as soon as the server reports

@@ -23,6 +23,13 @@ class NearCacheBoundPropertiesTests {
     }
 
     @Test
+    void thePropertyDefaultsShouldBeTheCoresDefaults() {
+        AdaptiveCacheSpringCacheProperties.Near defaults = new AdaptiveCacheSpringCacheProperties.Near();
+        assertThat(defaults.getMaximumEntries()).isEqualTo(NearCacheSettings.DEFAULT_MAXIMUM_ENTRIES);
+        assertThat(defaults.getMaximumWeight().toBytes()).isEqualTo(NearCacheSettings.DEFAULT_MAXIMUM_WEIGHT_BYTES);
+    }
+
+    @Test
     void aCachesOwnBoundShouldReplaceThatBoundOnlyAndBothMayBeSet() {
         AdaptiveCacheSpringCacheProperties.NearCache products = new AdaptiveCacheSpringCacheProperties.NearCache();
         products.setMaximumEntries(50L);

@@ -66,7 +66,7 @@ final class BenchmarkOptions {
                                        machine during one of its slices
               --worker-heap 1g         each target JVM's maximum heap
 
-            History check (--backends and --out apply; the default out is docs/benchmarks/<date>-near-check):
+            History check (--backends and --out apply; the default out is docs/benchmarks/runs/<date>-near-check):
               --goals near-check       near caches and plain writers on one server, faults injected, every read checked
                                        against the near cache's staleness bound (see docs/benchmarks/README.md)
               --check-reads 1000000    the least reads to check
@@ -201,7 +201,7 @@ final class BenchmarkOptions {
         }
         if (options.out == null && options.goals.contains("near-check")) {
             String day = java.time.LocalDate.now().toString();
-            Path base = Files.isDirectory(Path.of("docs", "benchmarks")) ? Path.of("docs", "benchmarks") : Path.of("results");
+            Path base = Files.isDirectory(Path.of("docs", "benchmarks", "runs")) ? Path.of("docs", "benchmarks", "runs") : Path.of("results");
             options.out = base.resolve(day + "-near-check");
         }
         if (options.out == null) {
