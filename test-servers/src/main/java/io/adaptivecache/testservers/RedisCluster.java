@@ -53,6 +53,9 @@ public final class RedisCluster implements AutoCloseable {
 
     private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
+    /** How long {@link #replicaOf} asks before it answers "none". */
+    private static final Duration REPLICA_WAIT = Duration.ofSeconds(10);
+
     private static final String INSTALL_HINT = "sudo apt-get install -y redis-server (Debian/Ubuntu; redis-cli alone is in"
             + " redis-tools) or brew install redis (macOS)";
 
@@ -410,9 +413,23 @@ public final class RedisCluster implements AutoCloseable {
      * flagged {@code fail} and replicates it.
      * @param master a node that is a master now
      * @return its replica
-     * @throws IllegalStateException if it has none (as after its replica was promoted)
+     * @throws IllegalStateException if it has none for 10 s (as after its replica was promoted)
      */
     public RedisServer replicaOf(RedisServer master) {
+        // A node's view can lag for a moment (a replica flagged by a node starved of CPU, gossip not yet settled), so the
+        // question is asked again for a while before the answer is taken as "none".
+        try {
+            return await("a running replica of " + master.address()).atMost(REPLICA_WAIT).pollDelay(Duration.ZERO)
+                    .pollInterval(POLL_INTERVAL).ignoreException(IllegalStateException.class)
+                    .until(() -> currentReplicaOf(master), replica -> replica != null);
+        }
+        catch (ConditionTimeoutException ex) {
+            // Asked once more, so that the caller gets the reason rather than the timeout.
+            return currentReplicaOf(master);
+        }
+    }
+
+    private RedisServer currentReplicaOf(RedisServer master) {
         List<NodeLine> view = view(null);
         NodeLine masterLine = byPort(view).get(master.port());
         if (masterLine == null || !masterLine.master()) {
