@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -32,6 +33,9 @@ import static org.awaitility.Awaitility.await;
  * again with no restart. No circuit breaker here, so that each call meets the fault itself
  * ({@link SpringCacheOpenBreakerIntegrationTests} has the breaker).
  */
+// Closed after the class: a cached context would keep reconnecting to this class's stopped server (and logging
+// it) while later classes run.
+@DirtiesContext
 @SpringBootTest(classes = CachingTestApplication.class, properties = { "adaptive-cache.memcached.enabled=false",
         "adaptive-cache.redis.timeout=500ms", "adaptive-cache.redis.strategy.type=single",
         "adaptive-cache.redis.resilience.circuit-breaker.enabled=false" })

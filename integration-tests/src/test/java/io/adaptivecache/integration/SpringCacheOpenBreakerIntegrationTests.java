@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -24,6 +25,9 @@ import static org.awaitility.Awaitility.await;
  * true)} and {@code @CacheEvict} call still returns (a miss or a skipped write), at once rather than
  * after a timeout, never throwing; with the server back, the breaker closes and caching resumes.
  */
+// Closed after the class: a cached context would keep reconnecting to this class's stopped server (and logging
+// it) while later classes run.
+@DirtiesContext
 @SpringBootTest(classes = CachingTestApplication.class, properties = { "adaptive-cache.memcached.enabled=false",
         "adaptive-cache.redis.timeout=500ms", "adaptive-cache.redis.strategy.type=single",
         "adaptive-cache.redis.resilience.circuit-breaker.sliding-window-size=4",
