@@ -13,7 +13,6 @@ import java.util.Objects;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -48,14 +47,10 @@ import io.github.resilience4j.retry.RetryConfig;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.resource.ClientResources;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
-import net.rubyeye.xmemcached.XMemcachedClientBuilder;
-import net.rubyeye.xmemcached.command.TextCommandFactory;
 import net.spy.memcached.ConnectionFactory;
-import net.spy.memcached.ConnectionFactoryBuilder;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,8 +73,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every property in the generated configuration metadata, set to a value that is not its default,
  * reaches the component it configures: read back from the built objects of a started context on
  * real servers (the switcher's policy and window, the strategy's {@link PoolSettings}, the
- * Resilience4j configs of the guard, Lettuce's and the memcached clients' options as their
- * customizer hooks see them, the Spring caches), or, where no object holds it, from what the server
+ * Resilience4j configs of the guard, the options of the Lettuce and memcached clients the templates
+ * run on, the Spring caches), or, where no object holds it, from what the server
  * saw (the database, client name and ACL user of each connection). A property the metadata lists
  * with neither a check in a scenario here nor a row in {@link #NOT_READ_BACK} fails
  * {@link #everyPropertyInTheMetadataShouldBeReadBackOrListedWithAReason()}, by name.
@@ -139,8 +134,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class, AdaptiveCacheSpringCacheAutoConfiguration.class,
-                    AdaptiveCacheObservationAutoConfiguration.class, SslAutoConfiguration.class))
-            .withUserConfiguration(Captures.class);
+                    AdaptiveCacheObservationAutoConfiguration.class, SslAutoConfiguration.class));
 
     @Test
     void everyPropertyInTheMetadataShouldBeReadBackOrListedWithAReason() throws Exception {
@@ -168,22 +162,73 @@ class AdaptiveCachePropertiesReachComponentsTests {
 
     @TestFactory
     Stream<DynamicTest> eachCheckedPropertyShouldReachItsComponent() throws Exception {
-        Map<String, Object> defaults = new LinkedHashMap<>();
-        metadataProperties().forEach(property -> defaults.put((String) property.get("name"), property.get("defaultValue")));
-        return scenarios().stream().map(scenario -> DynamicTest.dynamicTest(scenario.name, () -> run(scenario, defaults)));
+        return scenarios().stream().map(scenario -> DynamicTest.dynamicTest(scenario.name, () -> run(scenario, metadataProperties())));
     }
 
-    private void run(Scenario scenario, Map<String, Object> defaults) {
+    /**
+     * A checked value that equals its property's default proves nothing, however it is written:
+     * {@code 1000ms} is the default {@code 1s}, {@code 1024B} is {@code 1KB}, so both sides are
+     * compared as values of the property's type, not as text.
+     */
+    @Test
+    void aDefaultWrittenDifferentlyShouldStillCountAsTheDefault() throws Exception {
+        Scenario s = new Scenario("defaults in other spellings");
+        s.check("adaptive-cache.cache.near.heartbeat-timeout", "PT0.5S", null, context -> null);
+        s.check("adaptive-cache.cache.near.max-staleness", "1000ms", null, context -> null);
+        s.check("adaptive-cache.cache.near.time-to-live", "300s", null, context -> null);
+        assertThat(defaultValued(s, metadataProperties())).hasSize(3);
+        Scenario other = new Scenario("not defaults").check("adaptive-cache.cache.near.heartbeat-timeout", "499ms", null, context -> null);
+        assertThat(defaultValued(other, metadataProperties())).isEmpty();
+    }
+
+    /** The checked properties of a scenario set to their default value (or not set at all), each with the reason. */
+    private static List<String> defaultValued(Scenario scenario, List<Map<String, Object>> metadata) {
+        Map<String, Map<String, Object>> byName = new LinkedHashMap<>();
+        metadata.forEach(property -> byName.put((String) property.get("name"), property));
         List<String> wrong = new ArrayList<>();
         scenario.checks.keySet().forEach(property -> {
             String value = scenario.properties.get(property);
+            Map<String, Object> described = byName.get(property);
             if (value == null) {
                 wrong.add(property + ": checked but not set in the scenario");
             }
-            else if (defaults.get(property) != null && value.equals(String.valueOf(defaults.get(property)))) {
-                wrong.add(property + ": " + value + " is its default, so reading it back proves nothing");
+            else if (described != null && described.get("defaultValue") != null
+                    && sameValue(value, String.valueOf(described.get("defaultValue")), (String) described.get("type"))) {
+                wrong.add(property + ": " + value + " is its default (" + described.get("defaultValue")
+                        + "), so reading it back proves nothing");
             }
         });
+        return wrong;
+    }
+
+    /** Whether two spellings are one value of the property's type (Duration, DataSize, number, enum...); text when it has none. */
+    private static boolean sameValue(String value, String defaultValue, String type) {
+        if (value.equals(defaultValue)) {
+            return true;
+        }
+        Class<?> target;
+        try {
+            target = type == null || type.contains("<") ? String.class : org.springframework.util.ClassUtils.forName(type, null);
+        }
+        catch (ClassNotFoundException | LinkageError ex) {
+            target = String.class;
+        }
+        org.springframework.core.convert.ConversionService conversion =
+                org.springframework.boot.convert.ApplicationConversionService.getSharedInstance();
+        if (target == String.class || !conversion.canConvert(String.class, target)) {
+            return value.equalsIgnoreCase(defaultValue);
+        }
+        try {
+            return Objects.equals(conversion.convert(value, target), conversion.convert(defaultValue, target));
+        }
+        catch (RuntimeException ex) {
+            // One side does not parse as the type (a placeholder, say): not the same value.
+            return false;
+        }
+    }
+
+    private void run(Scenario scenario, List<Map<String, Object>> metadata) {
+        List<String> wrong = new ArrayList<>(defaultValued(scenario, metadata));
         ApplicationContextRunner runner = this.contextRunner.withPropertyValues(scenario.properties.entrySet().stream()
                 .map(entry -> entry.getKey() + "=" + entry.getValue()).toArray(String[]::new));
         for (Class<?> configuration : scenario.configurations) {
@@ -193,7 +238,8 @@ class AdaptiveCachePropertiesReachComponentsTests {
             if (scenario.failure != null) {
                 assertThat(context).as(scenario.name + " must fail to start").hasFailed();
                 scenario.checks.forEach((property, check) -> {
-                    Object actual = check.read().apply(null);
+                    // The context did not start: the read-back is from its startup failure.
+                    Object actual = check.read().apply(context);
                     if (!Objects.equals(actual, check.expected())) {
                         wrong.add(property + ": read back " + actual + ", expected " + check.expected());
                     }
@@ -237,6 +283,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
         scenarios.add(springCacheAndObservations());
         scenarios.add(springCacheNearCachesByWeight());
         scenarios.add(springCacheNearCachesByEntries());
+        scenarios.add(springCacheNearCacheOfOneCacheOnly());
         scenarios.add(everyBackendDisabled());
         scenarios.add(springCacheDisabled());
         return scenarios;
@@ -257,23 +304,6 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check(p + ".adaptive.blocking-pool.large-value-size", "32KB", 32L * 1024, context -> blockingPool(context).largeValueBytes());
         s.check(p + ".adaptive.blocking-pool.max-round-trip", "750us", Duration.ofNanos(750_000),
                 context -> blockingPool(context).maxRoundTrip());
-        s.check(p + ".timeout", "1500ms", Duration.ofMillis(1500), context -> {
-            TimeoutOptions.TimeoutSource source = redisOptions(context).getTimeoutOptions().getSource();
-            return Duration.ofNanos(source.getTimeUnit().toNanos(source.getTimeout(null)));
-        });
-        s.check(p + ".connect-timeout", "2500ms", Duration.ofMillis(2500),
-                context -> redisOptions(context).getSocketOptions().getConnectTimeout());
-        s.check(p + ".request-queue-size", "4000", 4000, context -> redisOptions(context).getRequestQueueSize());
-        s.check(p + ".max-reconnect-delay", "3s", Duration.ofSeconds(3), context -> {
-            // The longest of Lettuce's exponential delays, from the resources as the customizer hook sees them.
-            ClientResources resources = captures(context).redisResources.build();
-            try {
-                return resources.reconnectDelay().createDelay(40);
-            }
-            finally {
-                resources.shutdown(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
-            }
-        });
         s.check(p + ".max-key-size", "8KB", 8 * 1024, context -> template(context, "redis").inputRules().maxKeyBytes());
         s.check(p + ".max-value-size", "64MB", 64 * 1024 * 1024, context -> template(context, "redis").inputRules().maxValueBytes());
         return s;
@@ -301,6 +331,18 @@ class AdaptiveCachePropertiesReachComponentsTests {
                 "false").set(p + ".url", redis.uri());
         multiWithoutBreaker(s, "redis");
         s.check(p + ".pooled-driver", "lettuce", false, context -> template(context, "redis").pooledConnectionsBlock());
+        // Lettuce's settings, read from the client the template runs on.
+        s.check(p + ".timeout", "1500ms", Duration.ofMillis(1500), context -> {
+            TimeoutOptions.TimeoutSource source = redisOptions(context).getTimeoutOptions().getSource();
+            return Duration.ofNanos(source.getTimeUnit().toNanos(source.getTimeout(null)));
+        });
+        s.check(p + ".connect-timeout", "2500ms", Duration.ofMillis(2500),
+                context -> redisOptions(context).getSocketOptions().getConnectTimeout());
+        s.check(p + ".request-queue-size", "4000", 4000, context -> redisOptions(context).getRequestQueueSize());
+        // The longest of Lettuce's exponential delays, from the running client's resources.
+        s.check(p + ".max-reconnect-delay", "3s", Duration.ofSeconds(3),
+                context -> lettuce(context).getResources().reconnectDelay().createDelay(40));
+
         return s;
     }
 
@@ -320,7 +362,8 @@ class AdaptiveCachePropertiesReachComponentsTests {
                 .set("adaptive-cache.memcached.enabled", "false").set(p + ".host", "127.0.0.1")
                 .set(p + ".port", Integer.toString(tlsRedis.tlsPort())).set(p + ".connect-timeout", "1s");
         // A plain client on the TLS port fails otherwise (no handshake at all): only a TLS client fails its handshake.
-        s.check(p + ".ssl.enabled", "true", true, context -> true);
+        s.check(p + ".ssl.enabled", "true", true,
+                context -> causes(startupFailure(context)).anyMatch(SSLException.class::isInstance));
         s.fails("a TLS handshake that the JVM's trust store refused", failure -> causes(failure).anyMatch(SSLException.class::isInstance));
         return s;
     }
@@ -340,7 +383,11 @@ class AdaptiveCachePropertiesReachComponentsTests {
             s.check(p + ".transport", RedisTransport.NIO.label(), RedisTransport.NIO, context -> RedisTransport.inUse());
             return s;
         }
-        s.check(p + ".transport", other.label(), true, context -> true);
+        // Read back: the transport the refusal says was asked for.
+        s.check(p + ".transport", other.label(), other.label(), context -> causes(startupFailure(context))
+                .map(cause -> String.valueOf(cause.getMessage())).filter(message -> message.startsWith("The Redis transport "))
+                .map(message -> message.substring("The Redis transport ".length(), message.indexOf(" was asked for"))).findFirst()
+                .orElse(null));
         s.fails("the transport " + other.label() + " asked for while Lettuce uses " + inUse.label(),
                 failure -> causes(failure).anyMatch(cause -> String.valueOf(cause.getMessage())
                         .contains("The Redis transport " + other.label() + " was asked for, but Lettuce already uses " + inUse.label())));
@@ -411,9 +458,9 @@ class AdaptiveCachePropertiesReachComponentsTests {
         Scenario s = new Scenario("memcached: pinned MULTI on XMemcached over text, no circuit breaker")
                 .set("adaptive-cache.redis.enabled", "false").set(p + ".servers", memcached.addresses());
         multiWithoutBreaker(s, "memcached");
-        s.check(p + ".driver", "xmemcached", true, context -> captures(context).xmemcached != null);
-        s.check(p + ".protocol", "text", true, context -> captures(context).xmemcached.getCommandFactory() instanceof TextCommandFactory);
-        s.check(p + ".connect-timeout", "2500ms", 2500L, context -> captures(context).xmemcached.getConnectTimeout());
+        s.check(p + ".driver", "xmemcached", true, context -> xmemcached(context) != null);
+        s.check(p + ".protocol", "text", net.rubyeye.xmemcached.utils.Protocol.Text, context -> xmemcached(context).getProtocol());
+        s.check(p + ".connect-timeout", "2500ms", 2500L, context -> xmemcached(context).getConnectTimeout());
         return s;
     }
 
@@ -453,9 +500,9 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check(n + ".maximum-weight", "2MB", 2L * 1024 * 1024, context -> near(context, "other").settings().maximumWeightBytes());
         s.check(n + ".time-to-live", "2m", Duration.ofMinutes(2), context -> near(context, "other").settings().timeToLive());
         s.check(n + ".max-staleness", "800ms", Duration.ofMillis(800), context -> near(context, "carts").template().stalenessBound());
-        // The bound of a near cache on Redis is the heartbeat interval plus its timeout: 300ms + 200ms.
-        s.check(n + ".heartbeat-interval", "300ms", Duration.ofMillis(500), context -> near(context, "other").template().stalenessBound());
-        s.check(n + ".heartbeat-timeout", "200ms", Duration.ofMillis(500), context -> near(context, "other").template().stalenessBound());
+        // Each read apart from the running invalidation source (their sum, the staleness bound, cannot tell a swap of the two).
+        s.check(n + ".heartbeat-interval", "300ms", Duration.ofMillis(300), context -> invalidationSetting(context, "heartbeatInterval"));
+        s.check(n + ".heartbeat-timeout", "200ms", Duration.ofMillis(200), context -> invalidationSetting(context, "heartbeatTimeout"));
         s.check(n + ".caches.products.maximum-entries", "50", 50L, context -> near(context, "products").settings().maximumEntries());
         s.check(n + ".caches.products.time-to-live", "30s", Duration.ofSeconds(30),
                 context -> near(context, "products").settings().timeToLive());
@@ -464,8 +511,22 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check(n + ".caches.sessions.max-staleness", "400ms", Duration.ofMillis(400),
                 context -> near(context, "sessions").template().stalenessBound());
         s.check(n + ".caches.plain.enabled", "false", false, context -> cache(context, "plain").getNativeCache() instanceof NearCacheTemplate);
-        s.check(n + ".caches.other.enabled", "true", true, context -> near(context, "other").settings().keyPrefixes()
-                .equals(List.of("near1:other:")));
+        return s;
+    }
+
+    private static Scenario springCacheNearCacheOfOneCacheOnly() {
+        String n = "adaptive-cache.cache.near";
+        // The global flag off (its default), so that only the per-cache flag can give "other" a near cache.
+        Scenario s = new Scenario("Spring Cache with a near cache for one cache only").set("adaptive-cache.redis.url", redis.uri())
+                .set("adaptive-cache.memcached.enabled", "false").set("adaptive-cache.cache.key-prefix", "near2:").with(Caching.class);
+        s.check(n + ".caches.other.enabled", "true", Map.of("other", List.of("near2:other:")), context -> {
+            cache(context, "other");
+            cache(context, "products");
+            Map<String, Object> near = new LinkedHashMap<>();
+            context.getBean(AdaptiveCacheManager.class).getNearCaches().forEach((name, cache) -> near.put(name, cache.settings().keyPrefixes()));
+            return near;
+        });
+        s.check(n + ".caches.other.maximum-entries", "70", 70L, context -> near(context, "other").settings().maximumEntries());
         return s;
     }
 
@@ -493,7 +554,11 @@ class AdaptiveCachePropertiesReachComponentsTests {
         Scenario s = new Scenario("Spring Cache disabled while caching is enabled").with(Caching.class)
                 .set("adaptive-cache.redis.url", redis.uri()).set("adaptive-cache.memcached.enabled", "false");
         // Without ours and with no cache manager of the application's, @EnableCaching has none to use.
-        s.check("adaptive-cache.cache.enabled", "false", true, context -> true);
+        // Read back: the bean the failed start found missing is the cache manager ours would have been.
+        s.check("adaptive-cache.cache.enabled", "false", org.springframework.cache.CacheManager.class,
+                context -> causes(startupFailure(context)).filter(org.springframework.beans.factory.NoSuchBeanDefinitionException.class::isInstance)
+                        .map(cause -> ((org.springframework.beans.factory.NoSuchBeanDefinitionException) cause).getBeanType())
+                        .findFirst().orElse(null));
         s.fails("no CacheManager for @EnableCaching", failure -> causes(failure).anyMatch(cause -> String.valueOf(cause.getMessage())
                 .contains("No qualifying bean of type 'org.springframework.cache.CacheManager'")));
         return s;
@@ -597,20 +662,36 @@ class AdaptiveCachePropertiesReachComponentsTests {
         return guards(context).bulkheads().find(name).orElseThrow().getBulkheadConfig();
     }
 
-    private static Captures captures(ApplicationContext context) {
-        return context.getBean(Captures.class);
+    /** The Lettuce client the Redis template runs on. */
+    private static io.lettuce.core.AbstractRedisClient lettuce(ApplicationContext context) {
+        return running(template(context, "redis"), io.lettuce.core.AbstractRedisClient.class);
     }
 
+    /** The options of the running Lettuce client, not of the builder the customizer hook saw. */
     private static ClientOptions redisOptions(ApplicationContext context) {
-        return captures(context).redisOptions.build();
+        return lettuce(context).getOptions();
     }
 
     private static ClusterClientOptions clusterOptions(ApplicationContext context) {
-        return (ClusterClientOptions) captures(context).redisOptions.build();
+        return (ClusterClientOptions) redisOptions(context);
     }
 
+    /** The connection factory of the running spymemcached client (its own field: the client has no getter). */
     private static ConnectionFactory spymemcachedFactory(ApplicationContext context) {
-        return captures(context).spymemcachedFactory.build();
+        net.spy.memcached.MemcachedClient client = running(template(context, "memcached"), net.spy.memcached.MemcachedClient.class);
+        try {
+            java.lang.reflect.Field factory = net.spy.memcached.MemcachedClient.class.getDeclaredField("connFactory");
+            factory.setAccessible(true);
+            return (ConnectionFactory) factory.get(client);
+        }
+        catch (ReflectiveOperationException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** The running XMemcached client. */
+    private static net.rubyeye.xmemcached.MemcachedClient xmemcached(ApplicationContext context) {
+        return running(template(context, "memcached"), net.rubyeye.xmemcached.MemcachedClient.class);
     }
 
     private static AdaptiveCache cache(ApplicationContext context, String name) {
@@ -639,6 +720,89 @@ class AdaptiveCachePropertiesReachComponentsTests {
         catch (IllegalStateException ex) {
             return 0;
         }
+    }
+
+    /** Why a scenario's context did not start (the context given to a check of a scenario that must fail). */
+    private static Throwable startupFailure(ApplicationContext context) {
+        return ((org.springframework.boot.test.context.assertj.AssertableApplicationContext) context).getStartupFailure();
+    }
+
+    /** A setting held by the running Redis invalidation source of the near caches, read from its field. */
+    private static Object invalidationSetting(ApplicationContext context, String field) {
+        Object source = context.getBean(io.adaptivecache.near.InvalidationSource.class);
+        try {
+            java.lang.reflect.Field declared = source.getClass().getDeclaredField(field);
+            declared.setAccessible(true);
+            return declared.get(source);
+        }
+        catch (ReflectiveOperationException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /**
+     * The first object of a type reachable from a running template through its fields (and through
+     * the elements of JDK collections and maps): the client the template actually uses, so that a
+     * setting is read from it rather than from a builder it may not have been built from.
+     */
+    private static <T> T running(Object root, Class<T> type) {
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        java.util.ArrayDeque<Object> queue = new java.util.ArrayDeque<>(List.of(root));
+        while (!queue.isEmpty() && seen.size() < 200_000) {
+            Object object = queue.poll();
+            if (object == null || !seen.add(object)) {
+                continue;
+            }
+            if (type.isInstance(object)) {
+                return type.cast(object);
+            }
+            Class<?> clazz = object.getClass();
+            String name = clazz.getName();
+            if (object instanceof java.util.Collection<?> collection) {
+                try {
+                    queue.addAll(List.of(collection.toArray()).stream().filter(Objects::nonNull).toList());
+                }
+                catch (RuntimeException ex) {
+                    // A collection that cannot be copied now: its elements are not looked at.
+                }
+                continue;
+            }
+            if (object instanceof Map<?, ?> map) {
+                try {
+                    map.values().stream().filter(Objects::nonNull).forEach(queue::add);
+                }
+                catch (RuntimeException ex) {
+                    // As above.
+                }
+                continue;
+            }
+            if (object instanceof Object[] array) {
+                Stream.of(array).filter(Objects::nonNull).forEach(queue::add);
+                continue;
+            }
+            if (clazz.isArray() || name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
+                    || name.startsWith("sun.") || name.startsWith("io.netty.") || name.startsWith("reactor.")) {
+                continue;
+            }
+            for (Class<?> c = clazz; c != null && c != Object.class; c = c.getSuperclass()) {
+                for (java.lang.reflect.Field field : c.getDeclaredFields()) {
+                    if (java.lang.reflect.Modifier.isStatic(field.getModifiers()) || field.getType().isPrimitive()) {
+                        continue;
+                    }
+                    try {
+                        field.setAccessible(true);
+                        Object value = field.get(object);
+                        if (value != null) {
+                            queue.add(value);
+                        }
+                    }
+                    catch (RuntimeException | IllegalAccessException ex) {
+                        // A field this test may not open: not followed.
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no " + type.getName() + " reachable from " + root);
     }
 
     private static Stream<Throwable> causes(Throwable failure) {
@@ -699,36 +863,6 @@ class AdaptiveCachePropertiesReachComponentsTests {
             this.failureDescription = description;
             this.failure = failure;
             return this;
-        }
-    }
-
-    /** The client settings as each client's customizer hook sees them, after the starter applied the properties. */
-    @Configuration(proxyBeanMethods = false)
-    static class Captures {
-
-        volatile ClientOptions.Builder redisOptions;
-        volatile ClientResources.Builder redisResources;
-        volatile ConnectionFactoryBuilder spymemcachedFactory;
-        volatile XMemcachedClientBuilder xmemcached;
-
-        @Bean
-        RedisClientOptionsCustomizer captureRedisOptions() {
-            return options -> this.redisOptions = options;
-        }
-
-        @Bean
-        RedisClientResourcesCustomizer captureRedisResources() {
-            return resources -> this.redisResources = resources;
-        }
-
-        @Bean
-        MemcachedConnectionFactoryCustomizer captureSpymemcachedFactory() {
-            return factory -> this.spymemcachedFactory = factory;
-        }
-
-        @Bean
-        XMemcachedClientBuilderCustomizer captureXMemcached() {
-            return builder -> this.xmemcached = builder;
         }
     }
 

@@ -3,6 +3,7 @@ package io.adaptivecache.integration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.cache.annotation.CacheEvict;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.context.annotation.Bean;
@@ -42,6 +43,26 @@ public class CachingTestApplication {
         public Price shortLived(String sku) {
             this.computations.incrementAndGet();
             return new Price(sku, 1);
+        }
+
+        /**
+         * The same price as {@link #price}, in the same cache, loaded once per key at a time
+         * ({@code @Cacheable(sync = true)}).
+         * @param sku the product
+         * @return its price
+         */
+        @Cacheable(cacheNames = "prices", sync = true)
+        public Price syncPrice(String sku) {
+            this.computations.incrementAndGet();
+            return new Price(sku, sku.length() * 100);
+        }
+
+        /**
+         * Drops a cached price.
+         * @param sku the product
+         */
+        @CacheEvict("prices")
+        public void evict(String sku) {
         }
 
         /** Calls that reached the service. */

@@ -10,11 +10,14 @@ import java.util.List;
 import java.util.UUID;
 
 import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.testservers.MemcachedServer;
 import io.adaptivecache.testservers.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -88,6 +91,92 @@ class CredentialsAtTraceIntegrationTests {
         assertNoSecret(output, bodies);
         // Jedis logs nothing at DEBUG or TRACE on this path; its level is checked in serveThenLoseTheServers.
         assertTraced(output, "io.adaptivecache", "io.lettuce", "net.rubyeye", "com.google.code.yanf4j");
+    }
+
+    /**
+     * The paths on which the clients do use the credentials again, each at TRACE for every logger
+     * (the root too): the retries of a start without the servers (degrade), the reconnect and
+     * re-authentication after the servers restart and after the server drops the connections, and a
+     * password rotated on the server (the reconnects are refused, then the password comes back and
+     * they succeed). No log line, and no exception a caller got, holds a password, the rotated one,
+     * or their hex or base64 forms (the secret alone, at each alignment inside a longer encoded
+     * message, and SASL PLAIN's {@code \0user\0password}). Each path is shown to have run and to
+     * have logged at DEBUG or TRACE. memcached's SASL passwords are fixed when the server starts,
+     * so the rotation is Redis's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "multi-lettuce", "pooled-jedis" })
+    void noPasswordAtTraceOnDegradedStartRetriesReconnectsReauthenticationOrRotation(String redisStrategy, CapturedOutput output)
+            throws Exception {
+        RedisServer redis = aclRedis();
+        MemcachedServer memcached = saslMemcached();
+        redis.stop();
+        memcached.stop();
+        List<String> properties = new ArrayList<>(List.of("spring.main.web-application-type=none", "logging.level.root=TRACE",
+                "adaptive-cache.redis.url=" + redisUrl(redis), "adaptive-cache.redis.resilience.on-failure=degrade",
+                "adaptive-cache.memcached.servers=" + memcached.address(), "adaptive-cache.memcached.driver=spymemcached",
+                "adaptive-cache.memcached.username=bob", "adaptive-cache.memcached.password=" + MEMCACHED_PASSWORD,
+                "adaptive-cache.memcached.resilience.on-failure=degrade"));
+        properties.addAll(redisStrategy.equals("multi-lettuce")
+                ? List.of("adaptive-cache.redis.strategy.type=multi", "adaptive-cache.redis.strategy.multi.connections=2")
+                : List.of("adaptive-cache.redis.strategy.type=pooled", "adaptive-cache.redis.pooled-driver=jedis"));
+        ConfigurableApplicationContext app = start(properties.toArray(String[]::new));
+        ManagedCacheTemplate redisTemplate = app.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
+        ManagedCacheTemplate memcachedTemplate = app.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
+        List<String> thrown = new ArrayList<>();
+        String rotated = "rotated-secret-" + UUID.randomUUID();
+        // Jedis logs nothing at DEBUG or TRACE on a reconnect: on its paths, any library's line shows the levels in force.
+        String[] lettuceOrAny = redisStrategy.equals("multi-lettuce") ? new String[] { "io.lettuce" } : new String[0];
+
+        // 1. The retries of a start without the servers, then the servers appear and each template connects and authenticates.
+        int from = output.getAll().length();
+        await("retries of both templates").atMost(Duration.ofSeconds(20)).until(() -> redisTemplate.pendingConnection()
+                .map(pending -> pending.attempts() >= 3).orElse(false)
+                && memcachedTemplate.pendingConnection().map(pending -> pending.attempts() >= 3).orElse(false));
+        redis.restart();
+        memcached.restart();
+        awaitRoundTrips(thrown, redisTemplate, memcachedTemplate);
+        assertPathTraced("degraded-start retries", output.getAll().substring(from), "io.adaptivecache");
+
+        // 2. Reconnects and re-authentication: the servers restart under the connections.
+        from = output.getAll().length();
+        redis.kill();
+        memcached.kill();
+        failCalls(thrown, redisTemplate, memcachedTemplate);
+        redis.restart();
+        memcached.restart();
+        awaitRoundTrips(thrown, redisTemplate, memcachedTemplate);
+        assertPathTraced("reconnects after a restart", output.getAll().substring(from), "net.spy");
+
+        // 3. Re-authentication on a running server that drops every connection of the user.
+        from = output.getAll().length();
+        redis.command("CLIENT", "KILL", "USER", "alice");
+        failCalls(thrown, redisTemplate);
+        awaitRoundTrips(thrown, redisTemplate);
+        assertPathTraced("re-authentication after CLIENT KILL", output.getAll().substring(from), lettuceOrAny);
+
+        // 4. The password rotated on the server: reconnects are refused, then the old password is given back and they pass.
+        from = output.getAll().length();
+        redis.command("ACL", "LOG", "RESET");
+        redis.command("ACL", "SETUSER", "alice", "resetpass", ">" + rotated);
+        redis.command("CLIENT", "KILL", "USER", "alice");
+        // The template degrades, so the caller sees misses: the server's ACL LOG shows the reconnects were refused.
+        await("the server to refuse alice's reconnects").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    failCalls(thrown, redisTemplate);
+                    return authFailuresLogged(redis, "alice") >= 1;
+                });
+        redis.command("ACL", "SETUSER", "alice", "resetpass", ">" + REDIS_PASSWORD);
+        awaitRoundTrips(thrown, redisTemplate);
+        assertPathTraced("refused reconnects after a rotation", output.getAll().substring(from), lettuceOrAny);
+
+        for (String logger : TRACED) {
+            assertThat(org.slf4j.LoggerFactory.getLogger(logger + ".Any").isTraceEnabled()).as(logger + " at TRACE").isTrue();
+        }
+        assertThat(org.slf4j.LoggerFactory.getLogger("org.example.Any").isTraceEnabled()).as("the root at TRACE").isTrue();
+        assertNoSecretInAnyForm(output.getAll(), thrown, List.of(secretForms("alice", REDIS_PASSWORD),
+                secretForms("alice", rotated), secretForms("bob", MEMCACHED_PASSWORD)));
+        assertTraced(output, "io.adaptivecache", "io.lettuce", "net.spy");
     }
 
     @Test
@@ -175,6 +264,107 @@ class CredentialsAtTraceIntegrationTests {
         await("Lettuce to log two reconnect attempts").atMost(Duration.ofSeconds(20))
                 .until(() -> output.getAll().substring(sinceDeath).split("Reconnecting", -1).length > 2);
         return bodies;
+    }
+
+    /** Until a write and a read round-trip on each template; what calls throw meanwhile is kept for the secret check. */
+    private static void awaitRoundTrips(List<String> thrown, CacheTemplate... templates) {
+        for (CacheTemplate template : templates) {
+            byte[] value = UUID.randomUUID().toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            await("a round trip on " + template).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                try {
+                    template.set("trace:k", value, Duration.ZERO);
+                    return java.util.Arrays.equals(template.get("trace:k"), value);
+                }
+                catch (RuntimeException ex) {
+                    thrown.add(describe(ex));
+                    return false;
+                }
+            });
+        }
+    }
+
+    /** A few calls while the servers are away (failures or, degraded, misses), each failure kept for the secret check. */
+    private static void failCalls(List<String> thrown, CacheTemplate... templates) {
+        for (CacheTemplate template : templates) {
+            for (int i = 0; i < 5; i++) {
+                try {
+                    template.get("trace:k");
+                }
+                catch (RuntimeException ex) {
+                    thrown.add(describe(ex));
+                }
+            }
+        }
+    }
+
+    /** An exception with its causes and suppressed ones, messages and all. */
+    private static String describe(Throwable failure) {
+        java.io.StringWriter trace = new java.io.StringWriter();
+        failure.printStackTrace(new java.io.PrintWriter(trace));
+        return trace.toString();
+    }
+
+    /** The refused AUTHs of a user in the server's ACL LOG. */
+    private static int authFailuresLogged(RedisServer redis, String user) {
+        List<String> fields = List.of(redis.command("ACL", "LOG").split("\n"));
+        int refused = 0;
+        for (int i = 0; i + 1 < fields.size(); i++) {
+            if (fields.get(i).equals("reason") && fields.get(i + 1).equals("auth")) {
+                for (int j = i; j + 1 < fields.size(); j++) {
+                    if (fields.get(j).equals("username")) {
+                        refused += fields.get(j + 1).equals(user) ? 1 : 0;
+                        break;
+                    }
+                }
+            }
+        }
+        return refused;
+    }
+
+    /** The path logged at DEBUG or TRACE from each given library (from any, given none) while it ran: the levels were in force on it. */
+    private static void assertPathTraced(String path, String logged, String... loggers) {
+        List<String> lines = logged.lines().toList();
+        if (loggers.length == 0) {
+            assertThat(lines).as(path + ": a DEBUG or TRACE line").anyMatch(line -> line.startsWith("DEBUG ") || line.startsWith("TRACE "));
+        }
+        for (String logger : loggers) {
+            assertThat(lines).as(path + ": a DEBUG or TRACE line from " + logger)
+                    .anyMatch(line -> line.startsWith("DEBUG " + logger + ".") || line.startsWith("TRACE " + logger + "."));
+        }
+    }
+
+    /**
+     * What a secret looks like in a log: itself, its bytes in hex (either case), and in base64 at
+     * each of the three alignments it may have inside a longer encoded message (the characters
+     * that mix it with its neighbours left out), and SASL PLAIN's whole {@code \0user\0secret}.
+     */
+    static List<String> secretForms(String user, String secret) {
+        byte[] raw = secret.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        List<String> forms = new ArrayList<>(List.of(secret, java.util.HexFormat.of().formatHex(raw),
+                java.util.HexFormat.of().withUpperCase().formatHex(raw)));
+        for (int shift = 0; shift < 3; shift++) {
+            byte[] shifted = new byte[shift + raw.length];
+            System.arraycopy(raw, 0, shifted, shift, raw.length);
+            String encoded = java.util.Base64.getEncoder().encodeToString(shifted);
+            forms.add(encoded.substring(shift == 0 ? 0 : 4, shifted.length / 3 * 4));
+        }
+        forms.add(java.util.Base64.getEncoder().encodeToString(("\0" + user + "\0" + secret)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return forms;
+    }
+
+    private static void assertNoSecretInAnyForm(String logged, List<String> thrown, List<List<String>> secrets) {
+        List<String> found = new ArrayList<>();
+        for (List<String> forms : secrets) {
+            for (String form : forms) {
+                logged.lines().filter(line -> line.contains(form)).findFirst()
+                        .ifPresent(line -> found.add("form " + form + " of " + forms.get(0) + " in the log line: " + line));
+                thrown.stream().filter(text -> text.contains(form)).findFirst()
+                        .ifPresent(text -> found.add("form " + form + " of " + forms.get(0) + " in what a caller got: " + text));
+            }
+        }
+        assertThat(found).as("a password, or its hex or base64 form, logged or thrown").isEmpty();
+        assertThat(logged).as("the log was captured").isNotEmpty();
     }
 
     private ConfigurableApplicationContext start(String... properties) {

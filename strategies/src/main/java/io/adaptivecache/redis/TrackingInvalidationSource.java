@@ -110,6 +110,8 @@ final class TrackingInvalidationSource implements InvalidationSource {
     private final RedisClient client;
     private final RedisURI uri;
     private final Runnable shutdown;
+    /** Kept (rather than only scheduled) so that a test can read back the interval the source runs on. */
+    private final Duration heartbeatInterval;
     private final Duration heartbeatTimeout;
     private final long maxSilenceNanos;
     private final long maxReconnectDelayNanos;
@@ -156,6 +158,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
         this.client = client;
         this.uri = uri;
         this.shutdown = shutdown;
+        this.heartbeatInterval = heartbeatInterval;
         this.heartbeatTimeout = heartbeatTimeout;
         this.maxSilenceNanos = heartbeatInterval.plus(heartbeatTimeout).toNanos();
         this.maxReconnectDelayNanos = maxReconnectDelay.toNanos();
@@ -174,7 +177,7 @@ final class TrackingInvalidationSource implements InvalidationSource {
             thread.setDaemon(true);
             return thread;
         });
-        long interval = heartbeatInterval.toNanos();
+        long interval = this.heartbeatInterval.toNanos();
         scheduler.scheduleWithFixedDelay(this::heartbeat, interval, interval, TimeUnit.NANOSECONDS);
     }
 

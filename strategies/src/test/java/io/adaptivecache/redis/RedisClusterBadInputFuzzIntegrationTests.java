@@ -1,5 +1,7 @@
 package io.adaptivecache.redis;
 
+import java.util.List;
+
 import io.adaptivecache.contract.BadInputFuzzContract;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
@@ -24,6 +26,12 @@ class RedisClusterBadInputFuzzIntegrationTests extends BadInputFuzzContract {
     @Override
     protected boolean printableKeysOnly() {
         return false;
+    }
+
+    @Override
+    protected List<String> barrierKeys(String prefix) {
+        // One key on each master, so that the barrier passes through the connection to every node.
+        return redis.cluster().masters().stream().map(master -> redis.cluster().keyOn(master, prefix + "barrier:")).toList();
     }
 
     @Override
