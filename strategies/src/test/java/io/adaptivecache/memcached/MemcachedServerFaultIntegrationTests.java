@@ -39,7 +39,7 @@ class MemcachedServerFaultIntegrationTests extends ServerFaultContract {
     @Override
     protected ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses()).strategy(strategy).guard(guard)
-                .operationTimeout(TIMEOUT).connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1))
+                .operationTimeout(TIMEOUT).connectTimeout(CONNECT_TIMEOUT).maxReconnectDelay(Duration.ofSeconds(1))
                 .operationQueueSize(queueSize).drainTimeout(Duration.ofSeconds(2)).start();
     }
 }

@@ -45,6 +45,11 @@ class MemcachedStrategySwitchIntegrationTests extends StrategySwitchContract {
         return memcached.servers().stream().map(MemcachedServer::currentConnections).toList();
     }
 
+    @Override
+    protected List<Long> connectionsAccepted() {
+        return memcached.servers().stream().map(server -> Long.parseLong(server.stat("total_connections"))).toList();
+    }
+
     @Test
     void directBufferMemoryShouldStayBoundedOverALongRun() throws Exception {
         BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()

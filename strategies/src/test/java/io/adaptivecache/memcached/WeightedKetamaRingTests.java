@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The weighted ketama ring spymemcached builds from the weights this library hands it: with Java
  * assertions on (as every test run has them, spymemcached's included), it keeps spymemcached's
- * invariant of exactly 160 points per server, keeps each server within four groups of four points
- * (or an eighth of a large server's) of its weight's exact share, and leaves no server with a share
+ * invariant of exactly 160 points per server, keeps each server's points near its weight's exact
+ * share (a bound from the ring's own statistics, see {@link #allowedPointsOff}), and leaves no server with a share
  * of a group or more without points. Only the ring is computed here (nodes that have an address and
  * nothing else); the ring tests on real servers check where keys land.
  */
@@ -83,16 +83,29 @@ class WeightedKetamaRingTests {
         Map<MemcachedNode, Integer> points = pointsPerNode(ring);
         assertThat(points.values().stream().mapToInt(Integer::intValue).sum()).as("ring size for " + what).isEqualTo(160 * servers);
         for (int i = 0; i < servers; i++) {
-            double exactGroups = 40.0 * servers * weights[i] / total;
-            int groups = points.getOrDefault(nodes.get(i), 0) / 4;
-            // Largest remainder gives floor or ceiling; a move to a count spymemcached computes exactly, at most 4 more.
-            int reach = WeightedKetamaConnectionFactory.maxMove((int) Math.ceil(exactGroups));
-            assertThat((double) groups).as("groups of server %d of %s", i, what).isBetween(Math.floor(exactGroups) - reach,
-                    Math.ceil(exactGroups) + reach);
+            double exactPoints = 160.0 * servers * weights[i] / total;
+            int serverPoints = points.getOrDefault(nodes.get(i), 0);
+            double off = Math.abs(serverPoints - exactPoints);
+            assertThat(off).as("points of server %d of %s: %d for an exact share of %.1f", i, what, serverPoints, exactPoints)
+                    .isLessThanOrEqualTo(allowedPointsOff(exactPoints));
+            double exactGroups = exactPoints / 4;
             if (exactGroups >= 1) {
-                assertThat(groups).as("server %d of %s keeps points", i, what).isPositive();
+                assertThat(serverPoints).as("server %d of %s keeps points", i, what).isPositive();
             }
         }
+    }
+
+    /**
+     * How far a server's points may be from its weight's exact share, from the ring's own statistics rather than from
+     * the code under test. A ketama ring places a server's n points at random, so its share of the keys spreads by
+     * about sqrt(n) points' worth (one standard deviation) around n; a split error within 3.5 of those is of the order of
+     * the ring's own noise. Small servers are held to 20 points instead (five groups of four): spymemcached's float
+     * arithmetic computes none of 1 to 4 groups exactly for 5 or 10 servers, so such a server may be moved by 4 groups,
+     * and by one more for the floor or ceiling of its share. (On these weightings the split reaches 3.2 deviations, and
+     * 18 points for a small server.)
+     */
+    private static double allowedPointsOff(double exactPoints) {
+        return Math.max(20, 3.5 * Math.sqrt(exactPoints));
     }
 
     @SuppressWarnings("unchecked")

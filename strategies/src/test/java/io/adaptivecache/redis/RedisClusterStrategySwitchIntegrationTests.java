@@ -8,6 +8,7 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisClusterExtension;
 import io.adaptivecache.testservers.RedisServer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Switching under load and connection bounds on a three-master Redis Cluster. */
@@ -27,6 +28,15 @@ class RedisClusterStrategySwitchIntegrationTests extends StrategySwitchContract 
     @Override
     protected List<Integer> serverConnections() {
         return List.of(redis.cluster().nodes().stream().mapToInt(RedisServer::connectedClients).sum());
+    }
+
+    /**
+     * Not counted: Lettuce's periodic topology refresh opens and closes its own connections to
+     * every node, which the nodes count alongside the strategy's; the sampled peak still holds.
+     */
+    @Override
+    protected @Nullable List<Long> connectionsAccepted() {
+        return null;
     }
 
     @Override

@@ -12,7 +12,7 @@ class RedisJedisPooledServerFaultIntegrationTests extends RedisServerFaultIntegr
     @Override
     protected ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return RedisCacheTemplates.builder().uri(redis.uri()).pooledDriver(RedisDriver.JEDIS).strategy(strategy).guard(guard)
-                .commandTimeout(TIMEOUT).connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1))
+                .commandTimeout(TIMEOUT).connectTimeout(CONNECT_TIMEOUT).maxReconnectDelay(Duration.ofSeconds(1))
                 .requestQueueSize(queueSize).drainTimeout(Duration.ofSeconds(2)).start();
     }
 }

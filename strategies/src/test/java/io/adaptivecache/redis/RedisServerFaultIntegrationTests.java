@@ -34,7 +34,7 @@ class RedisServerFaultIntegrationTests extends ServerFaultContract {
     @Override
     protected ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).guard(guard).commandTimeout(TIMEOUT)
-                .connectTimeout(Duration.ofSeconds(1)).maxReconnectDelay(Duration.ofSeconds(1)).requestQueueSize(queueSize)
+                .connectTimeout(CONNECT_TIMEOUT).maxReconnectDelay(Duration.ofSeconds(1)).requestQueueSize(queueSize)
                 .drainTimeout(Duration.ofSeconds(2)).start();
     }
 }

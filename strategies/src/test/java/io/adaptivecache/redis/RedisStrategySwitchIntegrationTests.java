@@ -27,4 +27,9 @@ class RedisStrategySwitchIntegrationTests extends StrategySwitchContract {
     protected List<Integer> serverConnections() {
         return List.of(redis.server().connectedClients());
     }
+
+    @Override
+    protected List<Long> connectionsAccepted() {
+        return List.of(Long.parseLong(redis.server().info("stats", "total_connections_received")));
+    }
 }

@@ -159,10 +159,18 @@ class AdaptiveCacheEndpointWebTests {
                 StrategySwitcher switcher = switcher(refusing);
                 AdaptiveState before = switcher.state();
                 int baseline = small.connectedClients(); // also opens the admin connection while there is room
+                long receivedBefore = stat(small, "total_connections_received");
+                long rejectedBefore = stat(small, "rejected_connections");
 
                 HttpResponse<String> response = post(refusing, "redis", "{\"action\":\"pin\",\"strategy\":\"multi\",\"connections\":20}");
 
                 assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
+                // Counted by the server: the pin stopped at the first refusal, having taken only the room there was
+                // (maxclients 6, less the admin connection and the baseline).
+                assertThat(stat(small, "rejected_connections") - rejectedBefore).as("connections the server refused")
+                        .isEqualTo(1);
+                assertThat(stat(small, "total_connections_received") - receivedBefore).as("connections the server accepted")
+                        .isEqualTo(6 - 1 - baseline);
                 assertThat(response.body()).contains("\"error\"").contains("Could not open MULTI(20, ROUND_ROBIN)")
                         .contains("nothing changed").contains("nothing is pinned");
                 AdaptiveState after = switcher.state();
@@ -193,6 +201,11 @@ class AdaptiveCacheEndpointWebTests {
         assertThat(after.pinned()).isEqualTo(before.pinned());
         assertThat(after.active()).isEqualTo(before.active());
         assertThat(after.history()).isEqualTo(before.history());
+    }
+
+    /** A counter of {@code INFO stats}, where the server counts every connection it accepts or refuses. */
+    private static long stat(RedisServer server, String field) {
+        return Long.parseLong(server.info("stats", field));
     }
 
     private static long totalConnectionsReceived() {
