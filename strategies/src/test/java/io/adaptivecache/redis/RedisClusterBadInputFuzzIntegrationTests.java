@@ -30,8 +30,17 @@ class RedisClusterBadInputFuzzIntegrationTests extends BadInputFuzzContract {
 
     @Override
     protected List<String> barrierKeys(String prefix) {
-        // One key on each master, so that the barrier passes through the connection to every node.
-        return redis.cluster().masters().stream().map(master -> redis.cluster().keyOn(master, prefix + "barrier:")).toList();
+        // One key on each master that owns slots, so that the barrier passes through the connection to every node that
+        // serves keys. A master that owns none (seen once in CI: a node promoted while the cluster settled, whose slots
+        // the view did not show yet) is passed over: no key is routed to it, so nothing of a refused call can be there.
+        return redis.cluster().masters().stream().<String>mapMulti((master, keys) -> {
+            try {
+                keys.accept(redis.cluster().keyOn(master, prefix + "barrier:"));
+            }
+            catch (IllegalArgumentException ownsNoSlots) {
+                // Passed over, as said above.
+            }
+        }).toList();
     }
 
     @Override
