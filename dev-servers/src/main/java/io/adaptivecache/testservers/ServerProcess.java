@@ -214,6 +214,32 @@ public abstract class ServerProcess implements AutoCloseable {
     public synchronized void freeze() {
         closeAdminSocket();
         signal("STOP");
+        awaitStopped();
+    }
+
+    /**
+     * Returns once the kernel reports the process stopped: {@code kill} returns when the signal is
+     * queued, and a server thread running on another core may still answer a request or two until
+     * it is taken off (a test that calls right after freezing saw its call answered). Bounded, and
+     * a no-op where {@code /proc} cannot tell.
+     */
+    private void awaitStopped() {
+        Path stat = Path.of("/proc", Long.toString(pid()), "stat");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        try {
+            while (System.nanoTime() - deadline < 0) {
+                String text = Files.readString(stat, StandardCharsets.US_ASCII);
+                // The state follows the command name, which is in parentheses and may hold spaces.
+                char state = text.charAt(text.lastIndexOf(')') + 2);
+                if (state == 'T' || state == 't') {
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+        }
+        catch (IOException | RuntimeException ex) {
+            // No /proc (not Linux) or an unexpected format: the signal has been sent, which is all that can be done.
+        }
     }
 
     /** Resumes a process frozen by {@link #freeze()} (SIGCONT); does nothing if it is not running. */
