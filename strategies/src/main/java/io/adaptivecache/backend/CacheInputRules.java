@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.adaptivecache.InvalidCacheInputException;
+import io.adaptivecache.call.Command;
 
 /**
  * The keys, values and TTLs a backend accepts, checked before anything reaches a socket. Each
@@ -59,6 +60,33 @@ public final class CacheInputRules {
      */
     public Duration maxTtl() {
         return maxTtl;
+    }
+
+    /**
+     * Checks what a command carries, by what it is: its key, the value and TTL of a command that
+     * stores, the TTL of a touch, the delta of a counter, each key of a multi-get.
+     * @param command the command
+     * @throws InvalidCacheInputException if anything in it is refused
+     */
+    public void check(Command<?> command) {
+        if (command instanceof Command.Keyed<?> keyed) {
+            checkKey(keyed.key());
+        }
+        if (command instanceof Command.Storing<?> storing) {
+            checkValue(storing.value());
+            checkTtl(storing.ttl());
+        }
+        else if (command instanceof Command.Touch touch) {
+            checkTtl(touch.ttl());
+        }
+        else if (command instanceof Command.Counting counting) {
+            checkDelta(counting.delta());
+        }
+        else if (command instanceof Command.GetAll all) {
+            for (String key : all.keys()) {
+                checkKey(key);
+            }
+        }
     }
 
     /**

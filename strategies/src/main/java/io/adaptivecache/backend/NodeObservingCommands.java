@@ -1,20 +1,16 @@
 package io.adaptivecache.backend;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
+import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheRejectedException;
-import io.adaptivecache.CasResult;
-import io.adaptivecache.CasToken;
-import io.adaptivecache.CasValue;
 import io.adaptivecache.call.CallOutcome;
+import io.adaptivecache.call.Command;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.strategy.ExceptionTranslator;
@@ -22,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Commands that record each single-key call against the node serving its key, around another
- * backend's commands. Multi-key calls ({@link #getAll}) span nodes and are not attributed, but
+ * backend's commands. Multi-key calls ({@link Command.GetAll}) span nodes and are not attributed, but
  * are refused while a node they need has its breaker open.
  * The latency recorded is the node's: from issuing the command to its reply, without any wait
  * for a pooled connection.
@@ -54,195 +50,37 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
     }
 
     @Override
-    public CompletionStage<byte @Nullable []> get(C connection, String key) {
+    public <T extends @Nullable Object> CompletionStage<T> execute(C connection, Command<T> command) {
+        if (!(command instanceof Command.Keyed<T> keyed)) {
+            return spanningNodes(connection, (Command.GetAll) command);
+        }
+        String key = keyed.key();
         NodeSensor node = this.locator.locate(connection, key);
         int permit = node.breaker().acquire();
         if (permit == NodeBreaker.REFUSED) {
             return refused(connection, key, node);
         }
         long started = System.nanoTime();
-        CompletionStage<byte @Nullable []> stage;
+        CompletionStage<T> stage;
         try {
-            stage = this.commands.get(connection, key);
+            stage = this.commands.execute(connection, command);
         }
         catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
+            stage = CompletableFuture.failedFuture(ex);
         }
         return observe(connection, key, node, permit, started, stage);
     }
 
-    @Override
-    public CompletionStage<Map<String, byte[]>> getAll(C connection, List<String> keys) {
-        // Refused whole while one of its nodes' breakers is open: it would wait out that node's timeout.
-        for (String key : keys) {
+    /** A command on keys of several nodes: refused whole while one of its nodes' breakers is open, as it would wait out that node's timeout. */
+    @SuppressWarnings("unchecked")
+    private <T extends @Nullable Object> CompletionStage<T> spanningNodes(C connection, Command.GetAll command) {
+        for (String key : command.keys()) {
             NodeSensor node = this.locator.locate(connection, key);
             if (node.breaker().isOpen()) {
                 return refused(connection, key, node);
             }
         }
-        return this.commands.getAll(connection, keys);
-    }
-
-    @Override
-    public CompletionStage<Void> set(C connection, String key, byte[] value, Duration ttl) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<Void> stage;
-        try {
-            stage = this.commands.set(connection, key, value, ttl);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
-    }
-
-    @Override
-    public CompletionStage<Boolean> add(C connection, String key, byte[] value, Duration ttl) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<Boolean> stage;
-        try {
-            stage = this.commands.add(connection, key, value, ttl);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
-    }
-
-    @Override
-    public CompletionStage<Boolean> replace(C connection, String key, byte[] value, Duration ttl) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<Boolean> stage;
-        try {
-            stage = this.commands.replace(connection, key, value, ttl);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
-    }
-
-    @Override
-    public CompletionStage<Boolean> delete(C connection, String key) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<Boolean> stage;
-        try {
-            stage = this.commands.delete(connection, key);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
-    }
-
-    @Override
-    public CompletionStage<@Nullable CasValue<byte[]>> gets(C connection, String key) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<@Nullable CasValue<byte[]>> stage;
-        try {
-            stage = this.commands.gets(connection, key);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
-    }
-
-    @Override
-    public CompletionStage<CasResult> cas(C connection, String key, CasToken token, byte[] value, Duration ttl) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<CasResult> stage;
-        try {
-            stage = this.commands.cas(connection, key, token, value, ttl);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
-    }
-
-    @Override
-    public CompletionStage<Long> incr(C connection, String key, long delta) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<Long> stage;
-        try {
-            stage = this.commands.incr(connection, key, delta);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
-    }
-
-    @Override
-    public CompletionStage<Long> decr(C connection, String key, long delta) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<Long> stage;
-        try {
-            stage = this.commands.decr(connection, key, delta);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
-    }
-
-    @Override
-    public CompletionStage<Boolean> touch(C connection, String key, Duration ttl) {
-        NodeSensor node = this.locator.locate(connection, key);
-        int permit = node.breaker().acquire();
-        if (permit == NodeBreaker.REFUSED) {
-            return refused(connection, key, node);
-        }
-        long started = System.nanoTime();
-        CompletionStage<Boolean> stage;
-        try {
-            stage = this.commands.touch(connection, key, ttl);
-        }
-        catch (RuntimeException ex) {
-            return observe(connection, key, node, permit, started, CompletableFuture.failedFuture(ex));
-        }
-        return observe(connection, key, node, permit, started, stage);
+        return (CompletionStage<T>) this.commands.execute(connection, command);
     }
 
     private <T extends @Nullable Object> CompletionStage<T> observe(C connection, String key, NodeSensor node, int permit,

@@ -6,29 +6,62 @@ import java.util.Locale;
 public enum CacheCommand {
 
     /** get. */
-    GET,
+    GET(Effect.READ),
     /** getAll. */
-    GET_ALL,
+    GET_ALL(Effect.READ),
     /** set. */
-    SET,
+    SET(Effect.WRITE),
     /** add. */
-    ADD,
+    ADD(Effect.WRITE),
     /** replace. */
-    REPLACE,
+    REPLACE(Effect.WRITE),
     /** delete. */
-    DELETE,
+    DELETE(Effect.WRITE),
     /** gets. */
-    GETS,
+    GETS(Effect.READ),
     /** cas. */
-    CAS,
+    CAS(Effect.STRICT),
     /** incr. */
-    INCR,
+    INCR(Effect.STRICT),
     /** decr. */
-    DECR,
+    DECR(Effect.STRICT),
     /** touch. */
-    TOUCH;
+    TOUCH(Effect.WRITE);
+
+    /** What a failure of the command may be answered with in DEGRADE mode. */
+    private enum Effect {
+        /** A miss. */
+        READ,
+        /** A write that was skipped. */
+        WRITE,
+        /** Nothing: its answer (a counter, a CAS outcome) cannot be made up, so its failure always reaches the caller. */
+        STRICT
+    }
 
     private final String tag = name().toLowerCase(Locale.ROOT).replace('_', '-');
+    private final Effect effect;
+
+    CacheCommand(Effect effect) {
+        this.effect = effect;
+    }
+
+    /**
+     * Whether a template in {@link io.adaptivecache.CacheFailureMode#DEGRADE} mode answers a
+     * failure of this command as a miss or a skipped write: reads and plain writes do; cas, incr
+     * and decr never do.
+     * @return whether degradable
+     */
+    public boolean degradable() {
+        return this.effect != Effect.STRICT;
+    }
+
+    /**
+     * Whether the command reads (a degraded failure counts as a degraded read, else as a skipped write).
+     * @return whether a read
+     */
+    public boolean isRead() {
+        return this.effect == Effect.READ;
+    }
 
     /**
      * The tag value, such as {@code get-all}.

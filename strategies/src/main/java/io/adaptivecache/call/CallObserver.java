@@ -1,5 +1,7 @@
 package io.adaptivecache.call;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Told about every call when it completes: called on the hot path (often on the client's I/O
  * thread), so implementations must be quick, lock-free and must not allocate or log.
@@ -18,4 +20,14 @@ public interface CallObserver {
      * @param latencyNanos caller-observed time from the call to its completion, including any wait for a connection
      */
     void onCall(CacheCommand command, CallOutcome outcome, long latencyNanos);
+
+    /**
+     * A call succeeded with this reply (told before the caller sees it, on the thread that
+     * completes it): for figures drawn from replies, such as the size of the values read.
+     * @param command the command
+     * @param reply its reply, {@code null} included
+     * @param <T> the command's result
+     */
+    default <T extends @Nullable Object> void onReply(Command<T> command, T reply) {
+    }
 }

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
@@ -251,7 +252,7 @@ public final class MemcachedCacheTemplates {
             SpymemcachedCacheCommands commands = new SpymemcachedCacheCommands(protocol, deadlines,
                     () -> System.currentTimeMillis() / 1000);
             // Closing the sweeper fails any call a closed client left unanswered.
-            return CacheBackend.of("memcached", connections, commands, rules,
+            return CacheBackend.of("memcached", connections, CacheCommands.of(commands), rules,
                     new SpymemcachedExceptionTranslator(connections.describe(), operationQueueSize), operationTimeout, deadlines::close);
         }
 

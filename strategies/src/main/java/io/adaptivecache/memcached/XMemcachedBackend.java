@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.backend.CacheInputRules;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
@@ -57,7 +58,7 @@ final class XMemcachedBackend {
         XMemcachedConnections connections = new XMemcachedConnections(servers, configuration, connectTimeout);
         XMemcachedCacheCommands commands = new XMemcachedCacheCommands(operationTimeout, () -> System.currentTimeMillis() / 1000,
                 connections.describe());
-        return CacheBackend.of("memcached", connections, commands, rules, commands::translate, operationTimeout, () -> {
+        return CacheBackend.of("memcached", connections, CacheCommands.of(commands), rules, commands::translate, operationTimeout, () -> {
         });
     }
 }

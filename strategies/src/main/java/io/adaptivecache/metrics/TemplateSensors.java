@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CallObserver;
+import io.adaptivecache.call.Command;
 import io.adaptivecache.call.CallOutcome;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
@@ -70,6 +71,15 @@ public final class TemplateSensors implements CallObserver {
             }
         }
         this.downstream.onCall(command, outcome, latencyNanos);
+    }
+
+    @Override
+    public <T extends @Nullable Object> void onReply(Command<T> command, T reply) {
+        int bytes = command.receivedBytes(reply);
+        if (bytes > 0) {
+            this.valueBytes.add(bytes);
+        }
+        this.downstream.onReply(command, reply);
     }
 
     /**

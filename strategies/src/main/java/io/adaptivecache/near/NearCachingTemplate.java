@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CacheTemplate;
-import io.adaptivecache.CasResult;
-import io.adaptivecache.CasToken;
-import io.adaptivecache.CasValue;
 import io.adaptivecache.ValueCodec;
+import io.adaptivecache.call.Command;
+import io.adaptivecache.call.CommandExecutor;
+import io.adaptivecache.template.CommandCacheTemplate;
 import io.adaptivecache.template.TypedViews;
 import org.jspecify.annotations.Nullable;
 
@@ -34,10 +34,12 @@ import org.jspecify.annotations.Nullable;
  * it is asked together with each read that may be kept, and the copy lives no longer than the key
  * does there: the server reports an expiry only when it deletes the key, which may be long after.
  */
-final class NearCachingTemplate implements NearCacheTemplate {
+final class NearCachingTemplate extends CommandCacheTemplate implements NearCacheTemplate {
 
     private final String name;
     private final CacheTemplate remote;
+    /** The remote template's commands: every command this template does not answer itself is passed on as it is. */
+    private final CommandExecutor remoteCommands;
     private final LocalTier tier;
     private final InvalidationSubscription subscription;
     private final Duration stalenessBound;
@@ -63,6 +65,11 @@ final class NearCachingTemplate implements NearCacheTemplate {
             Duration stalenessBound, @Nullable InvalidationSource expiries, String description) {
         this.name = Objects.requireNonNull(name, "name");
         this.remote = Objects.requireNonNull(remote, "remote");
+        if (!(remote instanceof CommandExecutor commands)) {
+            throw new IllegalArgumentException("A near cache goes in front of a template this library built; " + remote
+                    + " is not one");
+        }
+        this.remoteCommands = commands;
         this.tier = Objects.requireNonNull(tier, "tier");
         this.subscription = Objects.requireNonNull(subscription, "subscription");
         this.stalenessBound = Objects.requireNonNull(stalenessBound, "stalenessBound");
@@ -446,16 +453,6 @@ final class NearCachingTemplate implements NearCacheTemplate {
         }
     }
 
-    @Override
-    public CasValue<byte[]> gets(String key) {
-        return remote.gets(key);
-    }
-
-    @Override
-    public CompletableFuture<CasValue<byte[]>> getsAsync(String key) {
-        return remote.getsAsync(key);
-    }
-
     // ---- writes: the local copy goes before the write is sent and again when it completes
 
     // Every tier.beforeWrite is paired with a tier.afterWrite, also when the call throws before anything was sent: a
@@ -546,11 +543,29 @@ final class NearCachingTemplate implements NearCacheTemplate {
         return ttl == null || ttl.isNegative() ? 0 : ttl.toNanos();
     }
 
+    // ---- every command, as a value: reads and sets take their paths above; any other command changes its key
+
     @Override
-    public boolean add(String key, byte[] value, Duration ttl) {
+    @SuppressWarnings("unchecked")
+    public <T extends @Nullable Object> T execute(Command<T> command) {
+        if (command instanceof Command.Get get) {
+            return (T) get(get.key());
+        }
+        if (command instanceof Command.GetAll all) {
+            return (T) getAll(all.keys());
+        }
+        if (command instanceof Command.Set set) {
+            set(set.key(), set.value(), set.ttl());
+            return null;
+        }
+        if (command instanceof Command.Gets) {
+            return remoteCommands.execute(command);
+        }
+        // A write of its key (and, by default, any command added later: dropping a copy is always safe).
+        String key = ((Command.Keyed<T>) command).key();
         boolean covered = beforeWrite(key);
         try {
-            return remote.add(key, value, ttl);
+            return remoteCommands.execute(command);
         }
         finally {
             if (covered) {
@@ -560,116 +575,22 @@ final class NearCachingTemplate implements NearCacheTemplate {
     }
 
     @Override
-    public CompletableFuture<Boolean> addAsync(String key, byte[] value, Duration ttl) {
-        return writeAsync(key, () -> remote.addAsync(key, value, ttl));
-    }
-
-    @Override
-    public boolean replace(String key, byte[] value, Duration ttl) {
-        boolean covered = beforeWrite(key);
-        try {
-            return remote.replace(key, value, ttl);
+    @SuppressWarnings("unchecked")
+    public <T extends @Nullable Object> CompletableFuture<T> executeAsync(Command<T> command) {
+        if (command instanceof Command.Get get) {
+            return (CompletableFuture<T>) getAsync(get.key());
         }
-        finally {
-            if (covered) {
-                tier.afterWrite(key);
-            }
+        if (command instanceof Command.GetAll all) {
+            return (CompletableFuture<T>) getAllAsync(all.keys());
         }
-    }
-
-    @Override
-    public CompletableFuture<Boolean> replaceAsync(String key, byte[] value, Duration ttl) {
-        return writeAsync(key, () -> remote.replaceAsync(key, value, ttl));
-    }
-
-    @Override
-    public boolean delete(String key) {
-        boolean covered = beforeWrite(key);
-        try {
-            return remote.delete(key);
+        if (command instanceof Command.Set set) {
+            return (CompletableFuture<T>) setAsync(set.key(), set.value(), set.ttl());
         }
-        finally {
-            if (covered) {
-                tier.afterWrite(key);
-            }
+        if (command instanceof Command.Gets) {
+            return remoteCommands.executeAsync(command);
         }
-    }
-
-    @Override
-    public CompletableFuture<Boolean> deleteAsync(String key) {
-        return writeAsync(key, () -> remote.deleteAsync(key));
-    }
-
-    @Override
-    public CasResult cas(String key, CasToken token, byte[] value, Duration ttl) {
-        boolean covered = beforeWrite(key);
-        try {
-            return remote.cas(key, token, value, ttl);
-        }
-        finally {
-            if (covered) {
-                tier.afterWrite(key);
-            }
-        }
-    }
-
-    @Override
-    public CompletableFuture<CasResult> casAsync(String key, CasToken token, byte[] value, Duration ttl) {
-        return writeAsync(key, () -> remote.casAsync(key, token, value, ttl));
-    }
-
-    @Override
-    public long incr(String key, long delta) {
-        boolean covered = beforeWrite(key);
-        try {
-            return remote.incr(key, delta);
-        }
-        finally {
-            if (covered) {
-                tier.afterWrite(key);
-            }
-        }
-    }
-
-    @Override
-    public CompletableFuture<Long> incrAsync(String key, long delta) {
-        return writeAsync(key, () -> remote.incrAsync(key, delta));
-    }
-
-    @Override
-    public long decr(String key, long delta) {
-        boolean covered = beforeWrite(key);
-        try {
-            return remote.decr(key, delta);
-        }
-        finally {
-            if (covered) {
-                tier.afterWrite(key);
-            }
-        }
-    }
-
-    @Override
-    public CompletableFuture<Long> decrAsync(String key, long delta) {
-        return writeAsync(key, () -> remote.decrAsync(key, delta));
-    }
-
-    @Override
-    public boolean touch(String key, Duration ttl) {
-        boolean covered = beforeWrite(key);
-        try {
-            return remote.touch(key, ttl);
-        }
-        finally {
-            if (covered) {
-                tier.afterWrite(key);
-            }
-        }
-    }
-
-    @Override
-    public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
-        return writeAsync(key, () -> remote.touchAsync(key, ttl));
+        String key = ((Command.Keyed<T>) command).key();
+        return writeAsync(key, () -> remoteCommands.executeAsync(command));
     }
 
     // ---- the rest

@@ -1,15 +1,13 @@
 package io.adaptivecache.redis;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
-import io.adaptivecache.CasResult;
-import io.adaptivecache.CasToken;
-import io.adaptivecache.CasValue;
-import io.adaptivecache.backend.CacheCommands;
+import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.call.Command;
 import io.adaptivecache.strategy.ConnectionFactory;
+import org.jspecify.annotations.Nullable;
+
+
 
 /**
  * One connection of a Jedis-pooled Redis template, bound when it was opened to its driver's
@@ -54,108 +52,17 @@ final class BoundConnection<N> {
         return String.valueOf(this.connection);
     }
 
-    // One method per command, on the connection's own type N, which the wildcard in Commands cannot name.
-
-    private CompletionStage<byte[]> get(String key) {
-        return this.commands.get(this.connection, key);
-    }
-
-    private CompletionStage<Map<String, byte[]>> getAll(List<String> keys) {
-        return this.commands.getAll(this.connection, keys);
-    }
-
-    private CompletionStage<Void> set(String key, byte[] value, Duration ttl) {
-        return this.commands.set(this.connection, key, value, ttl);
-    }
-
-    private CompletionStage<Boolean> add(String key, byte[] value, Duration ttl) {
-        return this.commands.add(this.connection, key, value, ttl);
-    }
-
-    private CompletionStage<Boolean> replace(String key, byte[] value, Duration ttl) {
-        return this.commands.replace(this.connection, key, value, ttl);
-    }
-
-    private CompletionStage<Boolean> delete(String key) {
-        return this.commands.delete(this.connection, key);
-    }
-
-    private CompletionStage<CasValue<byte[]>> gets(String key) {
-        return this.commands.gets(this.connection, key);
-    }
-
-    private CompletionStage<CasResult> cas(String key, CasToken token, byte[] value, Duration ttl) {
-        return this.commands.cas(this.connection, key, token, value, ttl);
-    }
-
-    private CompletionStage<Long> incr(String key, long delta) {
-        return this.commands.incr(this.connection, key, delta);
-    }
-
-    private CompletionStage<Long> decr(String key, long delta) {
-        return this.commands.decr(this.connection, key, delta);
-    }
-
-    private CompletionStage<Boolean> touch(String key, Duration ttl) {
-        return this.commands.touch(this.connection, key, ttl);
+    /** Runs a command on this connection's own commands, on its own type N, which the wildcard in {@link #COMMANDS} cannot name. */
+    private <T extends @Nullable Object> CompletionStage<T> execute(Command<T> command) {
+        return this.commands.execute(this.connection, command);
     }
 
     /** Hands each command to the connection's own commands. */
     private static final class Commands implements CacheCommands<BoundConnection<?>> {
 
         @Override
-        public CompletionStage<byte[]> get(BoundConnection<?> connection, String key) {
-            return connection.get(key);
-        }
-
-        @Override
-        public CompletionStage<Map<String, byte[]>> getAll(BoundConnection<?> connection, List<String> keys) {
-            return connection.getAll(keys);
-        }
-
-        @Override
-        public CompletionStage<Void> set(BoundConnection<?> connection, String key, byte[] value, Duration ttl) {
-            return connection.set(key, value, ttl);
-        }
-
-        @Override
-        public CompletionStage<Boolean> add(BoundConnection<?> connection, String key, byte[] value, Duration ttl) {
-            return connection.add(key, value, ttl);
-        }
-
-        @Override
-        public CompletionStage<Boolean> replace(BoundConnection<?> connection, String key, byte[] value, Duration ttl) {
-            return connection.replace(key, value, ttl);
-        }
-
-        @Override
-        public CompletionStage<Boolean> delete(BoundConnection<?> connection, String key) {
-            return connection.delete(key);
-        }
-
-        @Override
-        public CompletionStage<CasValue<byte[]>> gets(BoundConnection<?> connection, String key) {
-            return connection.gets(key);
-        }
-
-        @Override
-        public CompletionStage<CasResult> cas(BoundConnection<?> connection, String key, CasToken token, byte[] value, Duration ttl) {
-            return connection.cas(key, token, value, ttl);
-        }
-
-        @Override
-        public CompletionStage<Long> incr(BoundConnection<?> connection, String key, long delta) {
-            return connection.incr(key, delta);
-        }
-
-        @Override
-        public CompletionStage<Long> decr(BoundConnection<?> connection, String key, long delta) {
-            return connection.decr(key, delta);
-        }
-
-        @Override
-        public CompletionStage<Boolean> touch(BoundConnection<?> connection, String key, Duration ttl) {
-            return connection.touch(key, ttl);
+        public <T extends @Nullable Object> CompletionStage<T> execute(BoundConnection<?> connection, Command<T> command) {
+            return connection.execute(command);
         }
     }
 }

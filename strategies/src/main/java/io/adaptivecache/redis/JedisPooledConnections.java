@@ -4,8 +4,9 @@ import java.time.Duration;
 
 import javax.net.ssl.SSLContext;
 
-import io.adaptivecache.backend.CacheCommands;
+import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.strategy.ConnectionFactory;
+import redis.clients.jedis.Jedis;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 
@@ -21,7 +22,7 @@ final class JedisPooledConnections implements ConnectionFactory<BoundConnection<
     private final RedisConnections lettuce;
     private final CacheCommands<StatefulRedisConnection<String, byte[]>> lettuceCommands;
     private final JedisConnections jedis;
-    private final JedisCacheCommands jedisCommands;
+    private final CacheCommands<Jedis> jedisCommands;
 
     /**
      * @param lettuce the template's Lettuce connections
@@ -37,7 +38,7 @@ final class JedisPooledConnections implements ConnectionFactory<BoundConnection<
         this.lettuceCommands = lettuceCommands;
         this.jedis = new JedisConnections(uri, connectTimeout, uri.getTimeout(), lettuce.describe(), sslContext);
         this.jedis.authentication(authentication);
-        this.jedisCommands = new JedisCacheCommands(lettuce.describe(), authentication);
+        this.jedisCommands = CacheCommands.of(new JedisCacheCommands(lettuce.describe(), authentication));
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.adaptivecache.redis;
 import java.util.Objects;
 
 import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.call.CacheCommands;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -27,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RedisCacheTemplates {
 
-    private static final RedisCacheCommands<StatefulRedisConnection<String, byte[]>> COMMANDS = RedisCacheCommands.standalone();
+    private static final CacheCommands<StatefulRedisConnection<String, byte[]>> COMMANDS = CacheCommands.of(RedisCacheCommands.standalone());
 
     private RedisCacheTemplates() {
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.backend.NodeObservingCommands;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.metrics.NodeSensor;
@@ -53,7 +54,7 @@ import reactor.core.Disposable;
  */
 public final class RedisClusterCacheTemplates {
 
-    private static final RedisCacheCommands<StatefulRedisClusterConnection<String, byte[]>> COMMANDS = RedisCacheCommands.cluster();
+    private static final CacheCommands<StatefulRedisClusterConnection<String, byte[]>> COMMANDS = CacheCommands.of(RedisCacheCommands.cluster());
 
     /** How often adaptive refreshes may run: quick to find a promoted replica, yet no storm of CLUSTER NODES. */
     private static final Duration ADAPTIVE_REFRESH_RATE_LIMIT = Duration.ofSeconds(1);

@@ -15,6 +15,8 @@ import java.util.function.Function;
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
 import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.call.Command;
 import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
 import org.jspecify.annotations.Nullable;
@@ -209,90 +211,65 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * Runs one command on a leased connection and releases the lease when the command's result
      * arrives. Failures, including a pool that has no free connection, complete the returned
      * future exceptionally with a {@link CacheException}. The observer hears of the call once,
-     * with its latency from this method's start (so including any wait for a connection).
-     * @param command which command, for the observer
-     * @param operation issues the command on the connection; must not block
+     * with its latency from this method's start (so including any wait for a connection), and of
+     * its reply.
+     * @param command the command
+     * @param commands issue it on the leased connection; must not block
+     * @param callerMayBlock whether the caller waits for the reply on its own thread, so that a
+     *     strategy whose connections block their caller may serve it (see
+     *     {@link ConnectionStrategy#tryAcquire(boolean)})
      * @param <T> the result type
      * @return the command's result
      */
-    public <T extends @Nullable Object> CompletableFuture<T> execute(CacheCommand command,
+    public <T extends @Nullable Object> CompletableFuture<T> execute(Command<T> command, CacheCommands<C> commands,
+            boolean callerMayBlock) {
+        return run(command.kind(), command, commands, null, callerMayBlock);
+    }
+
+    /**
+     * Runs any operation on a leased connection as {@link #execute(Command, CacheCommands, boolean)}
+     * runs a command, for a caller that may block: probes and tests.
+     * @param kind which command, for the observer
+     * @param operation issues the command on the connection; must not block
+     * @param <T> the result type
+     * @return the operation's result
+     */
+    public <T extends @Nullable Object> CompletableFuture<T> execute(CacheCommand kind,
             Function<? super C, ? extends CompletionStage<T>> operation) {
-        return run(command, operation, true, null);
+        return run(kind, null, null, operation, true);
     }
 
-    /**
-     * Like {@link #execute(CacheCommand, Function)}, telling {@code onResult} of the result of a
-     * successful call (on the thread that completes it, before the caller sees it): the hot path,
-     * so it must be quick, must not block and must not throw. Pass one built once, not a new
-     * lambda per call.
-     * @param command which command, for the observer
-     * @param operation issues the command on the connection; must not block
-     * @param onResult told of each successful result, {@code null} included; {@code null} to tell no one
-     * @param <T> the result type
-     * @return the command's result
-     */
-    public <T extends @Nullable Object> CompletableFuture<T> execute(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, @Nullable Consumer<? super T> onResult) {
-        return run(command, operation, true, onResult);
-    }
-
-    /**
-     * Like {@link #execute}, for a caller that must not block: while the live strategy's
-     * connections block their caller, the command runs on the async lane (one shared connection)
-     * instead.
-     * @param command which command, for the observer
-     * @param operation issues the command on the connection; must not block
-     * @param <T> the result type
-     * @return the command's result
-     */
-    public <T extends @Nullable Object> CompletableFuture<T> executeAsync(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation) {
-        return run(command, operation, false, null);
-    }
-
-    /**
-     * Like {@link #executeAsync(CacheCommand, Function)}, telling {@code onResult} of the result
-     * of a successful call, as {@link #execute(CacheCommand, Function, Consumer)} does.
-     * @param command which command, for the observer
-     * @param operation issues the command on the connection; must not block
-     * @param onResult told of each successful result, {@code null} included; {@code null} to tell no one
-     * @param <T> the result type
-     * @return the command's result
-     */
-    public <T extends @Nullable Object> CompletableFuture<T> executeAsync(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, @Nullable Consumer<? super T> onResult) {
-        return run(command, operation, false, onResult);
-    }
-
-    private <T extends @Nullable Object> CompletableFuture<T> run(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, boolean callerMayBlock,
-            @Nullable Consumer<? super T> onResult) {
+    // One of command (with its commands) or operation: the hot path passes a command and allocates no lambda for it.
+    @SuppressWarnings("NullAway")
+    private <T extends @Nullable Object> CompletableFuture<T> run(CacheCommand kind, @Nullable Command<T> command,
+            @Nullable CacheCommands<C> commands, @Nullable Function<? super C, ? extends CompletionStage<T>> operation,
+            boolean callerMayBlock) {
         long started = System.nanoTime();
         ConnectionLease<C> lease;
         try {
             lease = acquire(callerMayBlock);
         }
         catch (RuntimeException ex) {
-            return failed(command, started, translate(ex));
+            return failed(kind, started, translate(ex));
         }
         CompletionStage<T> stage;
         try {
-            stage = operation.apply(lease.connection());
+            stage = command != null ? commands.execute(lease.connection(), command) : operation.apply(lease.connection());
         }
         catch (RuntimeException | Error ex) {
             lease.release();
-            return failed(command, started, translate(ex));
+            return failed(kind, started, translate(ex));
         }
         return stage.toCompletableFuture().handle((result, failure) -> {
             lease.release();
             if (failure != null) {
                 CacheException translated = translate(failure);
-                this.observer.onCall(command, CallOutcome.of(translated), System.nanoTime() - started);
+                this.observer.onCall(kind, CallOutcome.of(translated), System.nanoTime() - started);
                 throw translated;
             }
-            this.observer.onCall(command, CallOutcome.SUCCESS, System.nanoTime() - started);
-            if (onResult != null) {
-                onResult.accept(result);
+            this.observer.onCall(kind, CallOutcome.SUCCESS, System.nanoTime() - started);
+            if (command != null) {
+                this.observer.onReply(command, result);
             }
             return result;
         });

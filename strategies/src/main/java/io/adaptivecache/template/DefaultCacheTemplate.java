@@ -1,16 +1,10 @@
 package io.adaptivecache.template;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Collections;
-import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -19,25 +13,23 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.CacheOperations;
-import io.adaptivecache.CasResult;
+import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.CasToken;
-import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
 import io.adaptivecache.backend.CacheBackend;
-import io.adaptivecache.backend.CacheCommands;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.backend.NodeProbe;
-import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.call.Command;
 import io.adaptivecache.management.CallInterceptor;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.management.PendingConnection;
@@ -51,6 +43,8 @@ import io.adaptivecache.strategy.StrategyStats;
 import io.adaptivecache.strategy.SwappableConnectionStrategy;
 import io.adaptivecache.strategy.SwitchReport;
 import org.jspecify.annotations.Nullable;
+
+
 
 /**
  * The {@link ManagedCacheTemplate} of every backend, built by {@link AbstractCacheTemplateBuilder}
@@ -70,7 +64,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <C> the backend's native connection type
  */
-final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> implements ManagedCacheTemplate {
+final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements ManagedCacheTemplate {
 
     /** A caller that waits for the reply on its own thread: it may be served by a blocking connection. */
     private static final boolean SYNC = false;
@@ -101,25 +95,6 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     private volatile @Nullable CallInterceptor interceptor;
     // Set when the template started without its server (DEGRADE); read by health and the endpoint, never per call.
     private volatile @Nullable BackgroundConnector connector;
-    // What reads found, counted into the window's value bytes: built once, so a read allocates nothing more for them.
-    private final Consumer<byte @Nullable []> valueRead = value -> {
-        if (value != null) {
-            sensors.onValueBytes(value.length);
-        }
-    };
-    private final Consumer<@Nullable CasValue<byte[]>> casValueRead = value -> {
-        if (value != null) {
-            sensors.onValueBytes(value.value().length);
-        }
-    };
-    private final Consumer<Map<String, byte[]>> valuesRead = values -> {
-        long bytes = 0;
-        for (byte[] value : values.values()) {
-            bytes += value == null ? 0 : value.length;
-        }
-        sensors.onValueBytes((int) Math.min(bytes, Integer.MAX_VALUE));
-    };
-
     /**
      * Creates a template that is not started yet.
      * @param name the template's name, for logs and metrics
@@ -326,9 +301,29 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
         return name;
     }
 
-    @Override
-    long awaitNanos() {
-        return awaitNanos;
+
+    /** Waits for a synchronous call: bounded as a safety net only, as the client's own command timer fires first. */
+    private <T extends @Nullable Object> T await(CompletableFuture<T> future) {
+        try {
+            return future.get(awaitNanos, TimeUnit.NANOSECONDS);
+        }
+        catch (ExecutionException ex) {
+            Throwable cause = ex.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new CacheException("Cache call failed", cause);
+        }
+        catch (TimeoutException ex) {
+            throw new CacheTimeoutException("No reply within " + TimeUnit.NANOSECONDS.toMillis(awaitNanos) + " ms");
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new CacheException("Interrupted while waiting for the cache", ex);
+        }
     }
 
     @Override
@@ -338,8 +333,9 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
 
     @Override
     public void probe(String key) {
-        rules.checkKey(key);
-        await(unintercepted(CacheCommand.GET, connection -> commands.get(connection, key), null, SYNC));
+        Command.Get get = new Command.Get(key);
+        rules.check(get);
+        await(unintercepted(get, SYNC));
     }
 
     // Each command once, with where it may run: a synchronous caller may wait on a blocking pooled connection (its own
@@ -347,191 +343,31 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
     // blocks, its calls take the async lane of shared connections.
 
     @Override
-    public CompletableFuture<byte @Nullable []> getAsync(String key) {
-        return handOff(get(key, ASYNC));
+    public <T extends @Nullable Object> T execute(Command<T> command) {
+        return await(call(command, SYNC));
     }
 
     @Override
-    public byte @Nullable [] get(String key) {
-        return await(get(key, SYNC));
+    public <T extends @Nullable Object> CompletableFuture<T> executeAsync(Command<T> command) {
+        return handOff(call(command, ASYNC));
     }
 
-    private CompletableFuture<byte @Nullable []> get(String key, boolean async) {
-        rules.checkKey(key);
-        return read(CacheCommand.GET, connection -> commands.get(connection, key), valueRead, null, async);
-    }
-
-    @Override
-    public CompletableFuture<Map<String, byte[]>> getAllAsync(Collection<String> keys) {
-        return handOff(getAll(keys, ASYNC));
-    }
-
-    @Override
-    public Map<String, byte[]> getAll(Collection<String> keys) {
-        return await(getAll(keys, SYNC));
-    }
-
-    private CompletableFuture<Map<String, byte[]>> getAll(Collection<String> keys, boolean async) {
-        if (keys == null) {
-            throw new InvalidCacheInputException("The key collection must not be null");
+    /** Validates the command (nothing reaches a socket otherwise), then runs it guarded, degraded as the failure mode says. */
+    private <T extends @Nullable Object> CompletableFuture<T> call(Command<T> command, boolean async) {
+        rules.check(command);
+        if (command instanceof Command.Cas cas) {
+            checkToken(cas.key(), cas.token());
         }
-        LinkedHashSet<String> distinct = new LinkedHashSet<>(Math.max(16, keys.size() * 2));
-        for (String key : keys) {
-            rules.checkKey(key);
-            if (!distinct.add(key)) {
-                throw new InvalidCacheInputException("Key " + CacheInputRules.quote(key)
-                        + " appears more than once in the keys given to getAll; pass each key once");
-            }
+        int sent = command.sentBytes();
+        if (sent > 0) {
+            sensors.onValueBytes(sent);
         }
-        if (distinct.isEmpty()) {
-            return CompletableFuture.completedFuture(Collections.emptyMap());
+        CompletableFuture<T> result = guarded(command, async);
+        if (failureMode == CacheFailureMode.FAIL_FAST || !command.kind().degradable()) {
+            return result;
         }
-        ArrayList<String> ordered = new ArrayList<>(distinct);
-        return read(CacheCommand.GET_ALL, connection -> commands.getAll(connection, ordered), valuesRead, Collections.emptyMap(),
-                async);
-    }
-
-    @Override
-    public CompletableFuture<Void> setAsync(String key, byte[] value, Duration ttl) {
-        return handOff(set(key, value, ttl, ASYNC));
-    }
-
-    @Override
-    public void set(String key, byte[] value, Duration ttl) {
-        await(set(key, value, ttl, SYNC));
-    }
-
-    private CompletableFuture<Void> set(String key, byte[] value, Duration ttl, boolean async) {
-        checkWrite(key, value, ttl);
-        sensors.onValueBytes(value.length);
-        return write(CacheCommand.SET, connection -> commands.set(connection, key, value, ttl), null, async);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> addAsync(String key, byte[] value, Duration ttl) {
-        return handOff(add(key, value, ttl, ASYNC));
-    }
-
-    @Override
-    public boolean add(String key, byte[] value, Duration ttl) {
-        return await(add(key, value, ttl, SYNC));
-    }
-
-    private CompletableFuture<Boolean> add(String key, byte[] value, Duration ttl, boolean async) {
-        checkWrite(key, value, ttl);
-        sensors.onValueBytes(value.length);
-        return write(CacheCommand.ADD, connection -> commands.add(connection, key, value, ttl), Boolean.FALSE, async);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> replaceAsync(String key, byte[] value, Duration ttl) {
-        return handOff(replace(key, value, ttl, ASYNC));
-    }
-
-    @Override
-    public boolean replace(String key, byte[] value, Duration ttl) {
-        return await(replace(key, value, ttl, SYNC));
-    }
-
-    private CompletableFuture<Boolean> replace(String key, byte[] value, Duration ttl, boolean async) {
-        checkWrite(key, value, ttl);
-        sensors.onValueBytes(value.length);
-        return write(CacheCommand.REPLACE, connection -> commands.replace(connection, key, value, ttl), Boolean.FALSE, async);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> deleteAsync(String key) {
-        return handOff(delete(key, ASYNC));
-    }
-
-    @Override
-    public boolean delete(String key) {
-        return await(delete(key, SYNC));
-    }
-
-    private CompletableFuture<Boolean> delete(String key, boolean async) {
-        rules.checkKey(key);
-        return write(CacheCommand.DELETE, connection -> commands.delete(connection, key), Boolean.FALSE, async);
-    }
-
-    @Override
-    public CompletableFuture<@Nullable CasValue<byte[]>> getsAsync(String key) {
-        return handOff(gets(key, ASYNC));
-    }
-
-    @Override
-    public @Nullable CasValue<byte[]> gets(String key) {
-        return await(gets(key, SYNC));
-    }
-
-    private CompletableFuture<@Nullable CasValue<byte[]>> gets(String key, boolean async) {
-        rules.checkKey(key);
-        return read(CacheCommand.GETS, connection -> commands.gets(connection, key), casValueRead, null, async);
-    }
-
-    @Override
-    public CompletableFuture<CasResult> casAsync(String key, CasToken token, byte[] value, Duration ttl) {
-        return handOff(cas(key, token, value, ttl, ASYNC));
-    }
-
-    @Override
-    public CasResult cas(String key, CasToken token, byte[] value, Duration ttl) {
-        return await(cas(key, token, value, ttl, SYNC));
-    }
-
-    private CompletableFuture<CasResult> cas(String key, CasToken token, byte[] value, Duration ttl, boolean async) {
-        checkWrite(key, value, ttl);
-        checkToken(key, token);
-        sensors.onValueBytes(value.length);
-        return guarded(CacheCommand.CAS, connection -> commands.cas(connection, key, token, value, ttl), async);
-    }
-
-    @Override
-    public CompletableFuture<Long> incrAsync(String key, long delta) {
-        return handOff(incr(key, delta, ASYNC));
-    }
-
-    @Override
-    public long incr(String key, long delta) {
-        return await(incr(key, delta, SYNC));
-    }
-
-    private CompletableFuture<Long> incr(String key, long delta, boolean async) {
-        rules.checkKey(key);
-        rules.checkDelta(delta);
-        return guarded(CacheCommand.INCR, connection -> commands.incr(connection, key, delta), async);
-    }
-
-    @Override
-    public CompletableFuture<Long> decrAsync(String key, long delta) {
-        return handOff(decr(key, delta, ASYNC));
-    }
-
-    @Override
-    public long decr(String key, long delta) {
-        return await(decr(key, delta, SYNC));
-    }
-
-    private CompletableFuture<Long> decr(String key, long delta, boolean async) {
-        rules.checkKey(key);
-        rules.checkDelta(delta);
-        return guarded(CacheCommand.DECR, connection -> commands.decr(connection, key, delta), async);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> touchAsync(String key, Duration ttl) {
-        return handOff(touch(key, ttl, ASYNC));
-    }
-
-    @Override
-    public boolean touch(String key, Duration ttl) {
-        return await(touch(key, ttl, SYNC));
-    }
-
-    private CompletableFuture<Boolean> touch(String key, Duration ttl, boolean async) {
-        rules.checkKey(key);
-        rules.checkTtl(ttl);
-        return write(CacheCommand.TOUCH, connection -> commands.touch(connection, key, ttl), Boolean.FALSE, async);
+        LongAdder degraded = command.kind().isRead() ? degradedReads : skippedWrites;
+        return result.exceptionally(failure -> degrade(failure, degraded, command.degraded()));
     }
 
     /**
@@ -587,47 +423,22 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
         return executor;
     }
 
-    private <T extends @Nullable Object> CompletableFuture<T> guarded(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, boolean async) {
-        return guarded(command, operation, null, async);
-    }
-
-    /** {@code onResult} is told of each successful result (see {@link SwappableConnectionStrategy#execute}). */
-    private <T extends @Nullable Object> CompletableFuture<T> guarded(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, @Nullable Consumer<? super T> onResult, boolean async) {
+    private <T extends @Nullable Object> CompletableFuture<T> guarded(Command<T> command, boolean async) {
         CallInterceptor interceptor = this.interceptor;
         if (interceptor == null) {
-            return unintercepted(command, operation, onResult, async);
+            return unintercepted(command, async);
         }
-        // read() and write() answer a failure as a miss or a skip in DEGRADE mode; cas, incr and decr never do.
-        boolean degradable = failureMode == CacheFailureMode.DEGRADE && command != CacheCommand.CAS && command != CacheCommand.INCR
-                && command != CacheCommand.DECR;
-        return interceptor.intercept(this, command, async, degradable, () -> unintercepted(command, operation, onResult, async));
+        boolean degradable = failureMode == CacheFailureMode.DEGRADE && command.kind().degradable();
+        return interceptor.intercept(this, command.kind(), async, degradable, () -> unintercepted(command, async));
     }
 
-    private <T extends @Nullable Object> CompletableFuture<T> unintercepted(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, @Nullable Consumer<? super T> onResult, boolean async) {
+    private <T extends @Nullable Object> CompletableFuture<T> unintercepted(Command<T> command, boolean async) {
         // Not connected yet: the call fails at once without asking the guard, so that the breaker learns only of the server's
         // own failures and a template that has just connected is not kept waiting by a breaker opened meanwhile.
         if (guard == CallGuard.NONE || !connections.isConnected()) {
-            return async ? connections.executeAsync(command, operation, onResult) : connections.execute(command, operation, onResult);
+            return connections.execute(command, commands, !async);
         }
-        return guard.call(command, async ? () -> connections.executeAsync(command, operation, onResult)
-                : () -> connections.execute(command, operation, onResult), sensors);
-    }
-
-    private <T extends @Nullable Object> CompletableFuture<T> read(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, Consumer<? super T> onResult, T miss, boolean async) {
-        CompletableFuture<T> result = guarded(command, operation, onResult, async);
-        return failureMode == CacheFailureMode.FAIL_FAST ? result
-                : result.exceptionally(failure -> degrade(failure, degradedReads, miss));
-    }
-
-    private <T extends @Nullable Object> CompletableFuture<T> write(CacheCommand command,
-            Function<? super C, ? extends CompletionStage<T>> operation, T skipped, boolean async) {
-        CompletableFuture<T> result = guarded(command, operation, async);
-        return failureMode == CacheFailureMode.FAIL_FAST ? result
-                : result.exceptionally(failure -> degrade(failure, skippedWrites, skipped));
+        return guard.call(command.kind(), () -> connections.execute(command, commands, !async), sensors);
     }
 
     private static <T extends @Nullable Object> T degrade(Throwable failure, LongAdder counter, T fallback) {
@@ -655,12 +466,6 @@ final class DefaultCacheTemplate<C> extends AbstractCacheOperations<byte[]> impl
             throw new InvalidCacheInputException("This CAS token was read for key " + CacheInputRules.quote(token.key())
                     + ", not " + CacheInputRules.quote(key) + "; read a token for this key with gets");
         }
-    }
-
-    private void checkWrite(String key, byte[] value, Duration ttl) {
-        rules.checkKey(key);
-        rules.checkValue(value);
-        rules.checkTtl(ttl);
     }
 
     @Override

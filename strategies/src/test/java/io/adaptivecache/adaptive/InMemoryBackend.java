@@ -17,7 +17,8 @@ import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.backend.CacheBackend;
-import io.adaptivecache.backend.CacheCommands;
+import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.call.Command;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.ConnectionFactory;
@@ -29,7 +30,7 @@ import io.adaptivecache.template.AbstractCacheTemplateBuilder;
  * A backend kept in a map, whose connections count their opens and closes, and whose gets can
  * be held pending to test draining. Only get and set are implemented: what switcher tests need.
  */
-public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>, CacheCommands<InMemoryBackend.Connection>,
+public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>, Command.Handler<InMemoryBackend.Connection>,
         ConnectionFactory<InMemoryBackend.Connection> {
 
     final Map<String, byte[]> data = new ConcurrentHashMap<>();
@@ -119,7 +120,7 @@ public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Conne
 
     @Override
     public CacheCommands<Connection> commands() {
-        return this;
+        return CacheCommands.of(this);
     }
 
     @Override

@@ -9,6 +9,8 @@ import java.util.function.Supplier;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheRejectedException;
+import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.call.Command;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.metrics.NodeSensors;
@@ -58,13 +60,13 @@ class NodeObservingCommandsTests {
 
         this.next.set(() -> CompletableFuture.completedFuture(null));
         await().atMost(Duration.ofSeconds(5)).until(() -> this.node.breaker().state().equals("HALF_OPEN"));
-        assertThat(this.commands.get("connection", "k").toCompletableFuture().join()).isNull();
+        assertThat(this.commands.execute("connection", new Command.Get("k")).toCompletableFuture().join()).isNull();
         assertThat(this.node.breaker().state()).isEqualTo("CLOSED");
         assertThat(this.node.errors()).as("two failures, one refusal, one failed trial").isEqualTo(4);
     }
 
     private void assertFails(Class<? extends Exception> type, String message) {
-        CompletableFuture<byte[]> call = this.commands.get("connection", "k").toCompletableFuture();
+        CompletableFuture<byte[]> call = this.commands.execute("connection", new Command.Get("k")).toCompletableFuture();
         assertThat(call).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
                 .havingCause().isInstanceOf(type).withMessageContaining(message);
     }

@@ -19,7 +19,8 @@ import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
 import io.adaptivecache.backend.CacheBackend;
-import io.adaptivecache.backend.CacheCommands;
+import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.call.Command;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
@@ -157,7 +158,7 @@ class DefaultCacheTemplateTests {
     }
 
     /** Answers from memory and records what would have gone on the wire. */
-    static final class RecordingBackend implements CacheBackend<Object>, CacheCommands<Object> {
+    static final class RecordingBackend implements CacheBackend<Object>, Command.Handler<Object> {
 
         final List<String> issued = new CopyOnWriteArrayList<>();
 
@@ -192,7 +193,7 @@ class DefaultCacheTemplateTests {
 
         @Override
         public CacheCommands<Object> commands() {
-            return this;
+            return CacheCommands.of(this);
         }
 
         @Override
