@@ -4,11 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.adaptivecache.devservers.DelayingProxy;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.near.NearCacheStalenessIntegrationTests.Strategy;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.DelayingProxy;
 import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

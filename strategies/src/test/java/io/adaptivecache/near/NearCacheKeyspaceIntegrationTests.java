@@ -4,11 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.adaptivecache.devservers.RedisServer;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.near.NearCacheStalenessIntegrationTests.Strategy;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.RedisServer;
 import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;

@@ -8,10 +8,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import io.adaptivecache.devservers.DelayingProxy;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.DelayingProxy;
 import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

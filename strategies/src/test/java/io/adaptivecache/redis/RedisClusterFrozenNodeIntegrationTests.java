@@ -19,13 +19,13 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheTimeoutException;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisCluster;
 import io.adaptivecache.testservers.RedisClusterExtension;
-import io.adaptivecache.testservers.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
