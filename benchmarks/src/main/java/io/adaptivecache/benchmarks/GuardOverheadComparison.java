@@ -9,6 +9,8 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.devservers.MemcachedServer;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
@@ -16,8 +18,6 @@ import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.resilience.Resilience4jCallGuard;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.MemcachedServer;
-import io.adaptivecache.testservers.RedisServer;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
 /**

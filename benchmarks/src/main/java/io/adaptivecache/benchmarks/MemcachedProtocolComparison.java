@@ -8,12 +8,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.devservers.MemcachedServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.MemcachedServer;
 
 /**
  * Binary against text protocol through a memcached {@code CacheTemplate} (MULTI, 2 clients),

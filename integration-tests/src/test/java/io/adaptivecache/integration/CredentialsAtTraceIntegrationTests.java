@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.UUID;
 
 import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.devservers.MemcachedServer;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
-import io.adaptivecache.testservers.MemcachedServer;
-import io.adaptivecache.testservers.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -10,17 +10,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.adaptivecache.integration.CachingTestApplication.Price;
-import io.adaptivecache.integration.CachingTestApplication.PriceService;
-import io.adaptivecache.spring.cache.AdaptiveCacheManager;
-import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,26 +32,12 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = CachingTestApplication.class, properties = { "adaptive-cache.memcached.enabled=false",
         "adaptive-cache.redis.timeout=500ms", "adaptive-cache.redis.strategy.type=single",
         "adaptive-cache.redis.resilience.circuit-breaker.enabled=false" })
-class SpringCacheFaultsIntegrationTests {
+class SpringCacheFaultsIntegrationTests extends SpringCacheOnRedisTests {
 
     private static final Duration TIMEOUT = Duration.ofMillis(500);
 
     /** Scheduling and GC slack on top of the timeouts a call may spend; below one more timeout. */
     private static final Duration SLACK = Duration.ofMillis(400);
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    @DynamicPropertySource
-    static void cacheServers(DynamicPropertyRegistry registry) {
-        registry.add("adaptive-cache.redis.url", redis::uri);
-    }
-
-    @Autowired
-    private PriceService service;
-
-    @Autowired
-    private AdaptiveCacheManager cacheManager;
 
     private final ExecutorService callers = Executors.newFixedThreadPool(8);
 

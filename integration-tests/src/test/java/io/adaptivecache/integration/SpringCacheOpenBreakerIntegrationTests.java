@@ -3,18 +3,12 @@ package io.adaptivecache.integration;
 import java.time.Duration;
 
 import io.adaptivecache.integration.CachingTestApplication.Price;
-import io.adaptivecache.integration.CachingTestApplication.PriceService;
 import io.adaptivecache.management.ManagedCacheTemplate;
-import io.adaptivecache.spring.cache.AdaptiveCacheManager;
-import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,24 +28,10 @@ import static org.awaitility.Awaitility.await;
         "adaptive-cache.redis.resilience.circuit-breaker.minimum-number-of-calls=4",
         "adaptive-cache.redis.resilience.circuit-breaker.wait-duration-in-open-state=1s",
         "adaptive-cache.redis.resilience.circuit-breaker.permitted-number-of-calls-in-half-open-state=1" })
-class SpringCacheOpenBreakerIntegrationTests {
+class SpringCacheOpenBreakerIntegrationTests extends SpringCacheOnRedisTests {
 
     /** An open breaker answers without I/O: far less than the 500 ms timeout, with slack for a busy machine. */
     private static final Duration REFUSED_WITHIN = Duration.ofMillis(200);
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    @DynamicPropertySource
-    static void cacheServers(DynamicPropertyRegistry registry) {
-        registry.add("adaptive-cache.redis.url", redis::uri);
-    }
-
-    @Autowired
-    private PriceService service;
-
-    @Autowired
-    private AdaptiveCacheManager cacheManager;
 
     @Autowired
     @Qualifier("redisCacheTemplate")

@@ -3,15 +3,8 @@ package io.adaptivecache.integration;
 import java.time.Duration;
 
 import io.adaptivecache.integration.CachingTestApplication.Price;
-import io.adaptivecache.integration.CachingTestApplication.PriceService;
-import io.adaptivecache.spring.cache.AdaptiveCacheManager;
-import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -19,21 +12,7 @@ import static org.awaitility.Awaitility.await;
 /** A cache server killed mid-test costs misses, never a failed request, and the cache recovers when it returns. */
 @SpringBootTest(classes = CachingTestApplication.class, properties = { "adaptive-cache.memcached.enabled=false",
         "adaptive-cache.redis.timeout=500ms", "adaptive-cache.redis.strategy.type=single" })
-class SpringCacheOutageIntegrationTests {
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    @DynamicPropertySource
-    static void cacheServers(DynamicPropertyRegistry registry) {
-        registry.add("adaptive-cache.redis.url", redis::uri);
-    }
-
-    @Autowired
-    private PriceService service;
-
-    @Autowired
-    private AdaptiveCacheManager cacheManager;
+class SpringCacheOutageIntegrationTests extends SpringCacheOnRedisTests {
 
     @Test
     void aKilledServerShouldTurnReadsIntoMissesWithoutFailingTheCaller() {

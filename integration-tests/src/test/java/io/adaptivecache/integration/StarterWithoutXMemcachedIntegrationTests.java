@@ -1,15 +1,9 @@
 package io.adaptivecache.integration;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import io.adaptivecache.testservers.MemcachedServerExtension;
+import io.adaptivecache.testservers.ProbeJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,35 +23,11 @@ class StarterWithoutXMemcachedIntegrationTests {
 
     @Test
     void theDefaultDriverShouldServeWithoutXMemcachedAndTheXMemcachedDriverShouldNameTheDependencyToAdd() throws Exception {
-        List<String> classPath = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
-        List<String> withoutXMemcached = classPath.stream().filter(entry -> !new File(entry).getName().startsWith("xmemcached-"))
-                .toList();
-        assertThat(classPath.size() - withoutXMemcached.size()).as("XMemcached jars left out of the probe's class path").isEqualTo(1);
-
-        String output = run(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                String.join(File.pathSeparator, withoutXMemcached), StarterWithoutXMemcachedProbe.class.getName(),
-                memcached.addresses()));
+        String output = ProbeJvm.runWithout("XMemcached", "xmemcached-", StarterWithoutXMemcachedProbe.class, Duration.ofSeconds(120),
+                memcached.addresses());
 
         assertThat(output).contains("xmemcached=absent").contains("served=spymemcached").doesNotContain("started=xmemcached")
                 .contains("refused=").contains("adaptive-cache.memcached.driver").contains("com.googlecode.xmemcached:xmemcached")
                 .contains("add that dependency").doesNotContain("failed=");
-    }
-
-    private static String run(List<String> command) throws IOException, InterruptedException {
-        Path output = Files.createTempFile("starter-without-xmemcached", ".out");
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-            boolean ended = process.waitFor(120, TimeUnit.SECONDS);
-            if (!ended) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            String text = Files.readString(output, StandardCharsets.UTF_8);
-            assertThat(ended).as("the probe JVM ends within 120 s; its output:%n%s", text).isTrue();
-            assertThat(process.exitValue()).as("the probe's exit code; its output:%n%s", text).isZero();
-            return text;
-        }
-        finally {
-            Files.deleteIfExists(output);
-        }
     }
 }

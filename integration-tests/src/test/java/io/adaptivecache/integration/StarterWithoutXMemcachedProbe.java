@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.adaptivecache.CacheTemplate;
+import io.adaptivecache.testservers.ProbeJvm;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -26,25 +27,12 @@ public final class StarterWithoutXMemcachedProbe {
      * @param args the memcached server's {@code host:port}
      */
     public static void main(String[] args) {
-        try {
-            probe(args[0]);
-            System.exit(0);
-        }
-        catch (Throwable failure) {
-            System.out.println("failed=" + failure);
-            failure.printStackTrace(System.out);
-            System.exit(1);
-        }
+        ProbeJvm.exit(() -> probe(args[0]));
     }
 
     private static void probe(String servers) {
-        try {
-            Class.forName("net.rubyeye.xmemcached.MemcachedClient");
-            System.out.println("xmemcached=present");
+        if (!ProbeJvm.absent("xmemcached", "net.rubyeye.xmemcached.MemcachedClient")) {
             return;
-        }
-        catch (ClassNotFoundException expected) {
-            System.out.println("xmemcached=absent");
         }
         try (ConfigurableApplicationContext app = start(servers)) {
             CacheTemplate template = app.getBean("memcachedCacheTemplate", CacheTemplate.class);

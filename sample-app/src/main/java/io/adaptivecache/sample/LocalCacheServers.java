@@ -11,9 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.adaptivecache.testservers.DelayingProxy;
-import io.adaptivecache.testservers.MemcachedServer;
-import io.adaptivecache.testservers.RedisServer;
+import io.adaptivecache.devservers.DelayingProxy;
+import io.adaptivecache.devservers.MemcachedServer;
+import io.adaptivecache.devservers.RedisServer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

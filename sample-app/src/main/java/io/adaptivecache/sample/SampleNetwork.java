@@ -2,7 +2,7 @@ package io.adaptivecache.sample;
 
 import java.util.Map;
 
-import io.adaptivecache.testservers.DelayingProxy;
+import io.adaptivecache.devservers.DelayingProxy;
 
 /**
  * The delaying proxies the sample routes its cache connections through (when

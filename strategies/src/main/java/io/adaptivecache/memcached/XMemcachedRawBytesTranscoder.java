@@ -7,10 +7,26 @@ import net.rubyeye.xmemcached.transcoders.Transcoder;
 /**
  * {@link RawBytesTranscoder} for XMemcached: {@code byte[]} unchanged with flags 0, never
  * compressed, so both drivers (and other clients) read the same bytes.
+ *
+ * <p>Public only through {@link #instance()}, so that the benchmarks' hand-written XMemcached
+ * client stores values exactly as the template does, from this one definition rather than a
+ * copy. Not part of the starter's API: applications go through a template.
  */
-final class XMemcachedRawBytesTranscoder implements Transcoder<byte[]> {
+public final class XMemcachedRawBytesTranscoder implements Transcoder<byte[]> {
 
     static final XMemcachedRawBytesTranscoder INSTANCE = new XMemcachedRawBytesTranscoder();
+
+    private XMemcachedRawBytesTranscoder() {
+    }
+
+    /**
+     * The shared, stateless transcoder (its setters are no-ops, so sharing it is safe).
+     *
+     * @return the one instance
+     */
+    public static Transcoder<byte[]> instance() {
+        return INSTANCE;
+    }
 
     @Override
     public CachedData encode(byte[] value) {

@@ -7,10 +7,10 @@ import java.util.function.LongSupplier;
 
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.InvalidCacheInputException;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.testservers.MemcachedServerExtension;
-import io.adaptivecache.testservers.RedisServer;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

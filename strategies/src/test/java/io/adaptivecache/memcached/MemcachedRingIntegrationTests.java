@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.adaptivecache.devservers.MemcachedServer;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.MemcachedServer;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

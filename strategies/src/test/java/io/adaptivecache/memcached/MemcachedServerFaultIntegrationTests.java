@@ -3,11 +3,11 @@ package io.adaptivecache.memcached;
 import java.time.Duration;
 
 import io.adaptivecache.contract.ServerFaultContract;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Dead, frozen and overloaded memcached (binary protocol), on a server of this class's own. */

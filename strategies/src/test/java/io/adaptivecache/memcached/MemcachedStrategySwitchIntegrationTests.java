@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.adaptivecache.contract.StrategySwitchContract;
+import io.adaptivecache.devservers.MemcachedServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.MemcachedServer;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -5,8 +5,6 @@ import java.time.Duration;
 import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.MemcachedServerExtension;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -15,20 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The memcached contract on one server over the text protocol. */
-class MemcachedTextIntegrationTests extends MemcachedTemplateContract {
-
-    @RegisterExtension
-    static final MemcachedServerExtension memcached = new MemcachedServerExtension();
-
-    @Override
-    protected MemcachedServerExtension memcached() {
-        return memcached;
-    }
-
-    @Override
-    protected String servers() {
-        return memcached.addresses();
-    }
+class MemcachedTextIntegrationTests extends OneServerMemcachedContract {
 
     @Override
     protected MemcachedProtocol protocol() {

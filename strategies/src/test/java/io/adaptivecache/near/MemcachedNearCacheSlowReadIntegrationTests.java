@@ -8,12 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.adaptivecache.devservers.DelayingProxy;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.DelayingProxy;
 import io.adaptivecache.testservers.MemcachedServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

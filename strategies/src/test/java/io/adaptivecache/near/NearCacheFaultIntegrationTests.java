@@ -4,15 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.adaptivecache.devservers.DelayingProxy;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.near.NearCacheStalenessIntegrationTests.Strategy;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.DelayingProxy;
-import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -29,23 +25,12 @@ import static org.awaitility.Awaitility.await;
  * server lost its data (kill), no read that begins after B reports serving again returns a value
  * the server no longer has.
  */
-class NearCacheFaultIntegrationTests {
+class NearCacheFaultIntegrationTests extends OneRedisNearCacheTests {
 
     private static final Duration TEMPLATE_TIMEOUT = Duration.ofMillis(500);
 
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    private NearInstances instances;
-
-    @BeforeEach
-    void open() {
-        instances = new NearInstances(redis.uri());
-    }
-
-    @AfterEach
-    void close() {
-        instances.close();
+    @Override
+    void afterInstancesClosed() {
         // A failed test must not leave the next one a frozen or dead server.
         redis.server().thaw();
         try {

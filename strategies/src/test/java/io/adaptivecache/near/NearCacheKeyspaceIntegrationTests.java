@@ -4,17 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.adaptivecache.devservers.RedisServer;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.near.NearCacheStalenessIntegrationTests.Strategy;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.RedisServer;
-import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,21 +26,10 @@ import static org.awaitility.Awaitility.await;
  * not serve locally while the two sides read different keyspaces. The servers' own GET counts
  * tell what reached them.
  */
-class NearCacheKeyspaceIntegrationTests {
+class NearCacheKeyspaceIntegrationTests extends OneRedisNearCacheTests {
 
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    private NearInstances instances;
-
-    @BeforeEach
-    void open() {
-        instances = new NearInstances(redis.uri());
-    }
-
-    @AfterEach
-    void close() {
-        instances.close();
+    @Override
+    void afterInstancesClosed() {
         redis.server().command("FLUSHALL");
     }
 

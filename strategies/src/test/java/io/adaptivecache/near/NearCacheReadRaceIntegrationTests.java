@@ -8,14 +8,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import io.adaptivecache.devservers.DelayingProxy;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.DelayingProxy;
-import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,22 +25,17 @@ import static org.awaitility.Awaitility.await;
  * cache that kept that reply would serve the old value from then on, although it had received
  * the invalidation. The version taken before the read was sent is what makes B drop it.
  */
-class NearCacheReadRaceIntegrationTests {
+class NearCacheReadRaceIntegrationTests extends OneRedisNearCacheTests {
 
     private static final Duration DELAY = Duration.ofMillis(200);
 
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
     private DelayingProxy proxy;
-    private NearInstances instances;
     private NearInstances.Instance a;
     private NearInstances.Instance b;
 
     @BeforeEach
     void start() throws Exception {
         proxy = new DelayingProxy(ServerProcess.HOST, redis.server().port());
-        instances = new NearInstances(redis.uri());
         a = instances.start("a", template -> template.strategy(StrategySpec.single()));
         b = instances.start("b", template -> template.strategy(StrategySpec.single())
                 .uri("redis://" + ServerProcess.HOST + ":" + proxy.port()).commandTimeout(Duration.ofSeconds(5)));
@@ -51,9 +43,8 @@ class NearCacheReadRaceIntegrationTests {
         proxy.delayMillis(DELAY.toMillis());
     }
 
-    @AfterEach
-    void stop() {
-        instances.close();
+    @Override
+    void afterInstancesClosed() {
         proxy.close();
     }
 

@@ -8,15 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.adaptivecache.devservers.DelayingProxy;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.DelayingProxy;
-import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,22 +24,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that delays each direction by 50 ms, so that reads overlap for sure; its invalidations come
  * straight from the server.
  */
-class NearCacheSingleFlightIntegrationTests {
+class NearCacheSingleFlightIntegrationTests extends OneRedisNearCacheTests {
 
     private static final long DELAY_MILLIS = 50;
 
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
     private DelayingProxy proxy;
-    private NearInstances instances;
     private NearInstances.Instance a;
     private NearInstances.Instance b;
 
     @BeforeEach
     void start() throws Exception {
         this.proxy = new DelayingProxy(ServerProcess.HOST, redis.server().port());
-        this.instances = new NearInstances(redis.uri());
         String slow = "redis://" + ServerProcess.HOST + ":" + this.proxy.port();
         this.a = this.instances.start("a", template -> template.uri(slow).strategy(StrategySpec.multi()));
         this.b = this.instances.start("b", template -> template.strategy(StrategySpec.single()));
@@ -51,9 +43,8 @@ class NearCacheSingleFlightIntegrationTests {
         this.proxy.delayMillis(DELAY_MILLIS);
     }
 
-    @AfterEach
-    void stop() {
-        this.instances.close();
+    @Override
+    void afterInstancesClosed() {
         this.proxy.close();
     }
 

@@ -8,11 +8,7 @@ import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisDriver;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,27 +23,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stale by the staleness bound (heartbeat interval 100 ms + timeout 200 ms) or more. A local
  * tier without invalidations fails both ({@link #aTierWithoutInvalidationsFailsTheseBounds}).
  */
-class NearCacheStalenessIntegrationTests {
+class NearCacheStalenessIntegrationTests extends OneRedisNearCacheTests {
 
     /** The p99 of per-write staleness the tests hold a near cache to. */
     static final Duration P99_BOUND = Duration.ofMillis(50);
 
     private static final Duration LOAD = Duration.ofMillis(2500);
-
-    @RegisterExtension
-    static final RedisServerExtension redis = new RedisServerExtension();
-
-    private NearInstances instances;
-
-    @BeforeEach
-    void open() {
-        instances = new NearInstances(redis.uri());
-    }
-
-    @AfterEach
-    void close() {
-        instances.close();
-    }
 
     /** The strategies and drivers of both instances' templates. */
     enum Strategy {

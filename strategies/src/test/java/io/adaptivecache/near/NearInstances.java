@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.redis.RedisInvalidations;
-import io.adaptivecache.testservers.RedisServer;
 
 /**
  * Application instances for near-cache tests: each has a template of its own, an invalidation

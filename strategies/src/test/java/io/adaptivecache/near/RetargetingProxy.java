@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-import io.adaptivecache.testservers.ServerProcess;
+import io.adaptivecache.devservers.ServerProcess;
 
 /**
  * A TCP forwarder on a loopback port whose target can be moved, as a DNS name or virtual IP is

@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.adaptivecache.CacheAuthenticationException;
 import io.adaptivecache.CacheException;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -49,7 +49,7 @@ class RedisClusterBadInputFuzzIntegrationTests extends BadInputFuzzContract {
         // counted apart (total_net_repl_input_bytes); its once-a-second acknowledgement to its master
         // is not, which is what the contract's repeated windows allow for.
         long bytes = 0;
-        for (io.adaptivecache.testservers.RedisServer node : redis.cluster().nodes()) {
+        for (io.adaptivecache.devservers.RedisServer node : redis.cluster().nodes()) {
             bytes += Long.parseLong(node.info("stats", "total_net_input_bytes"));
         }
         return bytes;

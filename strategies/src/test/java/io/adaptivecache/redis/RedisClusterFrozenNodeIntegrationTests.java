@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,13 +18,13 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheTimeoutException;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisCluster;
 import io.adaptivecache.testservers.RedisClusterExtension;
-import io.adaptivecache.testservers.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -143,38 +142,17 @@ class RedisClusterFrozenNodeIntegrationTests {
         Run run = new Run();
         LongAdder calls = new LongAdder();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        List<Future<?>> workers = new ArrayList<>();
         this.stop.set(false);
-        for (int t = 0; t < THREADS; t++) {
-            workers.add(this.executor.submit(() -> {
-                ThreadLocalRandom random = ThreadLocalRandom.current();
-                for (int i = 0; i < 5_000_000 && !this.stop.get() && System.nanoTime() < deadline; i++) {
-                    String key = keys.get(random.nextInt(keys.size()));
-                    try {
-                        if (random.nextInt(5) == 0) {
-                            this.template.set(key, value, Duration.ZERO);
-                        }
-                        else {
-                            this.template.get(key);
-                        }
-                        calls.increment();
+        List<Future<?>> workers = ClusterCallers.submit(this.executor, THREADS, 5_000_000, deadline, this.stop, this.template, keys,
+                value, calls, (key, ex) -> {
+                    // Other failures are counted by the servers, not here.
+                    if (victimKeys.contains(key) && ex instanceof CacheRejectedException rejected) {
+                        run.rejection.compareAndSet(null, rejected);
                     }
-                    catch (CacheRejectedException ex) {
-                        if (victimKeys.contains(key)) {
-                            run.rejection.compareAndSet(null, ex);
-                        }
+                    else if (victimKeys.contains(key) && ex instanceof CacheTimeoutException timedOut) {
+                        run.timeout.compareAndSet(null, timedOut);
                     }
-                    catch (CacheTimeoutException ex) {
-                        if (victimKeys.contains(key)) {
-                            run.timeout.compareAndSet(null, ex);
-                        }
-                    }
-                    catch (RuntimeException ex) {
-                        // counted by the servers, not here
-                    }
-                }
-            }));
-        }
+                });
         try {
             await("load to run").atMost(Duration.ofSeconds(20)).until(() -> calls.sum() > 2_000);
             long started = System.nanoTime();

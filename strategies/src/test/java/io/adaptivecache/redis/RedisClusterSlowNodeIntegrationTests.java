@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -19,12 +18,12 @@ import io.adaptivecache.adaptive.DecisionReason;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisCluster;
 import io.adaptivecache.testservers.RedisClusterExtension;
-import io.adaptivecache.testservers.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -89,29 +88,12 @@ class RedisClusterSlowNodeIntegrationTests {
         LongAdder calls = new LongAdder();
         List<String> failures = new CopyOnWriteArrayList<>();
         long deadline = System.nanoTime() + LIMIT.toNanos();
-        List<Future<?>> workers = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            workers.add(this.executor.submit(() -> {
-                ThreadLocalRandom random = ThreadLocalRandom.current();
-                for (int i = 0; i < 1_000_000 && !this.stop.get() && System.nanoTime() < deadline; i++) {
-                    String key = keys.get(random.nextInt(keys.size()));
-                    try {
-                        if (random.nextInt(5) == 0) {
-                            this.template.set(key, value, Duration.ZERO);
-                        }
-                        else {
-                            this.template.get(key);
-                        }
-                        calls.increment();
+        List<Future<?>> workers = ClusterCallers.submit(this.executor, THREADS, 1_000_000, deadline, this.stop, this.template, keys,
+                value, calls, (key, ex) -> {
+                    if (failures.size() < 10) {
+                        failures.add(key + ": " + ex);
                     }
-                    catch (RuntimeException ex) {
-                        if (failures.size() < 10) {
-                            failures.add(key + ": " + ex);
-                        }
-                    }
-                }
-            }));
-        }
+                });
         await("load to run").atMost(Duration.ofSeconds(20)).until(() -> calls.sum() > 2_000);
 
         List<Decision> disturbedBySlowNode = new CopyOnWriteArrayList<>();

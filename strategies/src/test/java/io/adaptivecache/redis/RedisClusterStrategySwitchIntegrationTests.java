@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 
 import io.adaptivecache.contract.StrategySwitchContract;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisClusterExtension;
-import io.adaptivecache.testservers.RedisServer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -1,15 +1,8 @@
 package io.adaptivecache.redis;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
+import java.time.Duration;
 
+import io.adaptivecache.testservers.ProbeJvm;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,33 +21,9 @@ class RedisWithoutJedisIntegrationTests {
 
     @Test
     void aLettuceTemplateShouldServeEveryStrategyWithoutJedis() throws Exception {
-        List<String> classPath = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
-        List<String> withoutJedis = classPath.stream().filter(entry -> !new File(entry).getName().startsWith("jedis-")).toList();
-        assertThat(classPath.size() - withoutJedis.size()).as("Jedis jars left out of the probe's class path").isEqualTo(1);
-
-        List<String> command = List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                withoutJedis.stream().collect(Collectors.joining(File.pathSeparator)), WithoutJedisProbe.class.getName(), redis.uri());
-        String output = run(command);
+        String output = ProbeJvm.runWithout("Jedis", "jedis-", WithoutJedisProbe.class, Duration.ofSeconds(60), redis.uri());
 
         assertThat(output).contains("jedis=absent").contains("served=SINGLE").contains("served=MULTI").contains("served=POOLED")
                 .doesNotContain("failed=");
-    }
-
-    private static String run(List<String> command) throws IOException, InterruptedException {
-        Path output = Files.createTempFile("without-jedis", ".out");
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-            boolean ended = process.waitFor(60, TimeUnit.SECONDS);
-            if (!ended) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-            String text = Files.readString(output, StandardCharsets.UTF_8);
-            assertThat(ended).as("the probe JVM ends within 60 s; its output:%n%s", text).isTrue();
-            assertThat(process.exitValue()).as("the probe's exit code; its output:%n%s", text).isZero();
-            return text;
-        }
-        finally {
-            Files.deleteIfExists(output);
-        }
     }
 }

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import io.adaptivecache.CasValue;
 import io.adaptivecache.contract.Strategies;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.memcached.MemcachedDriver;
@@ -26,7 +27,6 @@ import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,10 +1,5 @@
 package io.adaptivecache.template;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,6 +17,9 @@ import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
 import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
+import io.adaptivecache.devservers.MemcachedServer;
+import io.adaptivecache.devservers.RedisServer;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.management.PendingConnection;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
@@ -31,9 +29,6 @@ import io.adaptivecache.redis.RedisDriver;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.MemcachedServer;
-import io.adaptivecache.testservers.RedisServer;
-import io.adaptivecache.testservers.ServerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -100,7 +95,7 @@ class DegradedStartIntegrationTests {
             if (server instanceof RedisServer redis) {
                 return redis.command("GET", key);
             }
-            return rawMemcachedGet(server.port(), key);
+            return ((MemcachedServer) server).get(key);
         }
     }
 
@@ -228,31 +223,6 @@ class DegradedStartIntegrationTests {
     private static List<Thread> connectorThreads(String name) {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(thread -> thread.getName().equals(BackgroundConnector.THREAD_PREFIX + name) && thread.isAlive()).toList();
-    }
-
-    private static String rawMemcachedGet(int port, String key) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            socket.setSoTimeout(2000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("get " + key + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            StringBuilder reply = new StringBuilder();
-            byte[] buffer = new byte[1024];
-            while (!reply.toString().endsWith("END\r\n")) {
-                int read = in.read(buffer);
-                if (read < 0) {
-                    break;
-                }
-                reply.append(new String(buffer, 0, read, StandardCharsets.US_ASCII));
-            }
-            String[] lines = reply.toString().split("\r\n");
-            return lines[0].startsWith("VALUE ") ? lines[1] : null;
-        }
-        catch (IOException ex) {
-            throw new IllegalStateException("Cannot read " + key + " from memcached at port " + port, ex);
-        }
     }
 
     private record Recording(List<CallOutcome> outcomes) implements CallObserver {

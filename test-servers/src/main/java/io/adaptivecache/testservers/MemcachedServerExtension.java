@@ -1,5 +1,6 @@
 package io.adaptivecache.testservers;
 
+import io.adaptivecache.devservers.MemcachedServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

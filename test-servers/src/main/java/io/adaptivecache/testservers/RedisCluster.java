@@ -1,5 +1,7 @@
 package io.adaptivecache.testservers;
 
+import io.adaptivecache.devservers.RedisServer;
+import io.adaptivecache.devservers.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

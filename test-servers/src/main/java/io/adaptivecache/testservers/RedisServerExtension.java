@@ -1,5 +1,6 @@
 package io.adaptivecache.testservers;
 
+import io.adaptivecache.devservers.RedisServer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

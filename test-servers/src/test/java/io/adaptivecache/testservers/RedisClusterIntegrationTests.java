@@ -1,5 +1,6 @@
 package io.adaptivecache.testservers;
 
+import io.adaptivecache.devservers.RedisServer;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

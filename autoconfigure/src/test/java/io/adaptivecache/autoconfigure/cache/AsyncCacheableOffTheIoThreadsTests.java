@@ -16,9 +16,9 @@ import java.util.stream.Stream;
 
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import io.adaptivecache.testservers.RedisServerExtension;
-import io.adaptivecache.testservers.ServerProcess;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -8,10 +8,10 @@ import java.util.Map;
 
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.Network;
-import io.adaptivecache.testservers.MemcachedServer;
+import io.adaptivecache.devservers.MemcachedServer;
+import io.adaptivecache.devservers.RedisServer;
+import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.testservers.RedisCluster;
-import io.adaptivecache.testservers.RedisServer;
-import io.adaptivecache.testservers.ServerProcess;
 
 /**
  * The servers a run talks to: its own {@code redis-server}, {@code memcached} and Redis Cluster

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.adaptivecache.testservers.DelayingProxy;
+import io.adaptivecache.devservers.DelayingProxy;
 
 /**
  * A {@link DelayingProxy} in a JVM of its own, so that its threads and CPU are not counted as

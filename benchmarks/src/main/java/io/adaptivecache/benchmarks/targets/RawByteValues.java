@@ -1,6 +1,6 @@
 package io.adaptivecache.benchmarks.targets;
 
-import net.rubyeye.xmemcached.transcoders.CompressionMode;
+import io.adaptivecache.memcached.XMemcachedRawBytesTranscoder;
 
 /**
  * Transcoders that store {@code byte[]} as is with flags 0, for the hand-written spymemcached
@@ -38,43 +38,6 @@ final class RawByteValues {
         }
     };
 
-    /** For XMemcached. */
-    static final net.rubyeye.xmemcached.transcoders.Transcoder<byte[]> XMEMCACHED = new net.rubyeye.xmemcached.transcoders.Transcoder<>() {
-
-        @Override
-        public net.rubyeye.xmemcached.transcoders.CachedData encode(byte[] value) {
-            return new net.rubyeye.xmemcached.transcoders.CachedData(0, value);
-        }
-
-        @Override
-        public byte[] decode(net.rubyeye.xmemcached.transcoders.CachedData data) {
-            return data.getData();
-        }
-
-        @Override
-        public void setPrimitiveAsString(boolean primitiveAsString) {
-        }
-
-        @Override
-        public void setPackZeros(boolean packZeros) {
-        }
-
-        @Override
-        public void setCompressionThreshold(int threshold) {
-        }
-
-        @Override
-        public boolean isPrimitiveAsString() {
-            return false;
-        }
-
-        @Override
-        public boolean isPackZeros() {
-            return false;
-        }
-
-        @Override
-        public void setCompressionMode(CompressionMode mode) {
-        }
-    };
+    /** For XMemcached: the template's own transcoder, so both store values from one definition. */
+    static final net.rubyeye.xmemcached.transcoders.Transcoder<byte[]> XMEMCACHED = XMemcachedRawBytesTranscoder.instance();
 }

@@ -1,4 +1,4 @@
-package io.adaptivecache.testservers;
+package io.adaptivecache.devservers;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -146,6 +146,23 @@ public final class MemcachedServer extends ServerProcess {
     /** The server's {@code total_items} (items ever stored), for checking where keys landed. */
     public long totalItems() {
         return Long.parseLong(stat("total_items"));
+    }
+
+    /**
+     * The value the server holds for a key, read with a text-protocol {@code get} on the admin
+     * connection (independently of any client under test), as {@link RedisServer#command} reads
+     * Redis. Not for a server with SASL, which answers no command before authentication.
+     * @param key the key
+     * @return the value as ASCII text, or {@code null} when the server holds none
+     */
+    public String get(String key) {
+        try {
+            String[] lines = exchange("get " + key + "\r\n", text -> text.endsWith("END\r\n")).split("\r\n");
+            return lines[0].startsWith("VALUE ") ? lines[1] : null;
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Cannot read " + key + " from memcached at " + address(), ex);
+        }
     }
 
     /** One value of {@code stats}. */

@@ -1,4 +1,4 @@
-package io.adaptivecache.testservers;
+package io.adaptivecache.devservers;
 
 import java.io.IOException;
 import java.io.InputStream;

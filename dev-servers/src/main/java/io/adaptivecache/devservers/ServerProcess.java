@@ -1,4 +1,4 @@
-package io.adaptivecache.testservers;
+package io.adaptivecache.devservers;
 
 import java.io.File;
 import java.io.IOException;
@@ -385,8 +385,12 @@ public abstract class ServerProcess implements AutoCloseable {
         return reply.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= header + 2 + length + 2;
     }
 
-    /** A loopback port that was free a moment ago. */
-    protected static int freeLoopbackPort() {
+    /**
+     * A loopback port that was free a moment ago. Public for test-servers' Redis Cluster, which
+     * picks its nodes' bus ports the same way.
+     * @return the port
+     */
+    public static int freeLoopbackPort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
@@ -397,10 +401,12 @@ public abstract class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * An executable on PATH (or in the sbin beside a bin on PATH).
+     * An executable on PATH (or in the sbin beside a bin on PATH). Public for test-servers' Redis
+     * Cluster, which finds {@code redis-cli} the same way as the servers find their binaries.
+     * @param binary the executable's name
      * @return its absolute path, or {@code null}
      */
-    protected static String findOnPath(String binary) {
+    public static String findOnPath(String binary) {
         String path = System.getenv("PATH");
         List<String> directories = new ArrayList<>();
         for (String directory : path == null ? new String[0] : path.split(File.pathSeparator)) {

@@ -1,4 +1,4 @@
-package io.adaptivecache.testservers;
+package io.adaptivecache.devservers;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -43,14 +43,15 @@ public final class RedisServer extends ServerProcess {
     }
 
     /**
-     * A cluster node for {@link RedisCluster}: its arguments depend on the port, which is only
+     * A cluster node for test-servers' {@code RedisCluster}: its arguments depend on the port, which is only
      * chosen at start (and chosen again if a start attempt fails), such as the name of its
-     * {@code nodes-PORT.conf}. Unlike other servers it never attaches to an external one.
+     * {@code nodes-PORT.conf}. Unlike other servers it never attaches to an external one. Public
+     * because that cluster lives in another module (and package) than this class.
      * @param portArguments the further arguments for the port the node is launched on; called
      *        on every launch, so it must give the same answer for the same port (for {@link #restart()})
      * @return a server that is not started yet
      */
-    static RedisServer clusterNode(IntFunction<List<String>> portArguments) {
+    public static RedisServer clusterNode(IntFunction<List<String>> portArguments) {
         return new RedisServer(List.of(), portArguments, null, NO_EXTERNAL_CLUSTER_NODE);
     }
 
