@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
-import io.adaptivecache.redis.RedisInvalidations;
+import io.adaptivecache.redis.tracking.RedisInvalidations;
 import io.adaptivecache.testservers.RedisServer;
 
 /**

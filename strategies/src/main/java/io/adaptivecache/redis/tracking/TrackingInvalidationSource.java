@@ -1,4 +1,4 @@
-package io.adaptivecache.redis;
+package io.adaptivecache.redis.tracking;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
