@@ -45,14 +45,17 @@ final class InvalidationLag {
         sample.set(null);
     }
 
+    /** How many sampled writes' reports came. */
     long count() {
         return count.sum();
     }
 
+    /** Their lags' sum. */
     long totalNanos() {
         return totalNanos.sum();
     }
 
+    /** The longest of their lags. */
     long maxNanos() {
         return maxNanos.get();
     }

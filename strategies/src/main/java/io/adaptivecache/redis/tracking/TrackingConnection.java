@@ -134,6 +134,7 @@ final class TrackingConnection {
         return markerToken;
     }
 
+    /** Whether the source was closed; volatile, no lock needed. */
     boolean isClosed() {
         return closed;
     }
