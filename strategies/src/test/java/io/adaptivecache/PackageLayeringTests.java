@@ -34,6 +34,14 @@ class PackageLayeringTests {
     }
 
     @Test
+    void theRedisTemplatesShouldNotDependOnTheInvalidationSource() {
+        // One direction between the two Redis packages, which the slice rule above sees as one: the invalidation source
+        // builds on the template code (URIs, transport, the credential-safe encoder); the templates know no near cache.
+        noClasses().that().resideInAPackage("io.adaptivecache.redis").should().dependOnClassesThat()
+                .resideInAPackage("io.adaptivecache.redis.tracking..").check(CLASSES);
+    }
+
+    @Test
     void noClassShouldDependOnSpring() {
         noClasses().should().dependOnClassesThat().resideInAPackage("org.springframework..").check(CLASSES);
     }
@@ -56,7 +64,8 @@ class PackageLayeringTests {
 
     @Test
     void theNearCacheShouldDependOnNoCacheClient() {
-        // The local tier sits above any template; the Redis invalidation source lives with the other Lettuce code.
+        // The local tier sits above any template; the Redis invalidation source lives with the other Lettuce code
+        // (io.adaptivecache.redis.tracking).
         noClasses().that().resideInAPackage("io.adaptivecache.near..").should().dependOnClassesThat()
                 .resideInAnyPackage("io.lettuce..", "redis.clients..", "net.spy..", "net.rubyeye..", "io.netty..")
                 .check(CLASSES);
@@ -76,6 +85,7 @@ class PackageLayeringTests {
         assertThat(CLASSES.containPackage("io.adaptivecache.management")).isTrue();
         assertThat(CLASSES.containPackage("io.adaptivecache.backend")).isTrue();
         assertThat(CLASSES.containPackage("io.adaptivecache.redis")).isTrue();
+        assertThat(CLASSES.containPackage("io.adaptivecache.redis.tracking")).isTrue();
         assertThat(CLASSES.containPackage("io.adaptivecache.near")).isTrue();
     }
 }

@@ -3,7 +3,7 @@ package io.adaptivecache.autoconfigure;
 import java.time.Duration;
 
 import io.adaptivecache.near.InvalidationSource;
-import io.adaptivecache.redis.RedisInvalidations;
+import io.adaptivecache.redis.tracking.RedisInvalidations;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.ssl.SslBundles;

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * server) serves any number of near caches over templates of that server; it is shared and
  * closed by its owner, not by the caches.
  *
- * <p>The Redis implementation ({@code io.adaptivecache.redis.RedisInvalidations}) listens on one
+ * <p>The Redis implementation ({@code io.adaptivecache.redis.tracking.RedisInvalidations}) listens on one
  * dedicated RESP3 connection with server-assisted client-side caching in broadcasting mode
  * ({@code CLIENT TRACKING on BCAST PREFIX ...}): the server tells it of every write to a key under
  * the subscribed prefixes, whichever connection, client or application instance made it.

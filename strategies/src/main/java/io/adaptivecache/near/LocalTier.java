@@ -1,16 +1,7 @@
 package io.adaptivecache.near;
 
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BiFunction;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,76 +10,43 @@ import org.jspecify.annotations.Nullable;
  * was on its way.
  *
  * <p><b>Versions and epoch.</b> Before a read is sent, the caller takes the key's
- * {@linkplain #version(String) version} (a counter per stripe of keys, bumped by every
- * invalidation of a key in the stripe) and the {@linkplain #epoch() epoch} (bumped by every
- * flush). {@link #keep} stores the reply only if both are unchanged, atomically with respect to
- * an invalidation of the same key: both run in a {@code compute} on the key, so either the
- * invalidation comes first and the store sees the new version, or the store comes first and the
- * invalidation removes what it stored. A flush cannot take every key's lock, so each entry
- * carries the epoch it was read under and {@link #lookup} ignores entries of an older epoch.
- *
- * <p>Stripes rather than a token per key: nothing to allocate, register or clean up per read,
- * and concurrent reads of a hot key do not cancel each other. Two keys sharing a stripe only cost
- * a skipped store (counted in {@code discardedLoads}), never a stale one.
+ * {@linkplain #version(String) version} (bumped by every invalidation of a key in its stripe) and
+ * the {@linkplain #epoch() epoch} (bumped by every flush); {@link #keep} stores the reply only if
+ * both are unchanged, atomically with respect to an invalidation of the same key. The rule and the
+ * order of its steps are {@link VersionedCopies}'s.
  *
  * <p><b>Own writes</b> ({@linkplain #LocalTier(NearCacheSettings, long, boolean) write-through},
  * for a tier whose server reports every write of its keys). A {@code set} that completed may keep
- * its own value locally, so that the next read of this instance needs no round trip, but only until
- * the next report of the key, which drops it like every report: its own <em>echo</em> (the server's
- * report of that very write) included. No report is taken for the echo alone, because Redis does
- * not report per write: it collects the keys written during one cycle of its event loop and sends
- * one report of them before it sleeps, so that this set and another client's write of the key in
- * the same cycle (a {@code SET}, {@code DEL}, {@code INCR}, {@code EXPIRE}) come as one report, the
- * same as the echo alone would.
- *
- * <p>The value is kept only if no report of the key's stripe came while the write was on its way
- * (counted from before it was sent to the store, which runs under the key's lock, where a report of
- * the key also runs after counting itself), no other write of this instance in the stripe (of any
- * kind: set, delete, add, replace, cas, incr, decr, touch) overlapped it, and no flush came. Why that
- * is safe: the server executed the set at some moment between its sending and its reply, and
- * reports it, and any write of the key executed after it, no earlier than in the report of the
- * cycle that executed the set. No report came before the store, so that report is still to come,
- * and it drops the copy: until then the server held the value written, or a write after it is not
- * yet reported, exactly as for a value read from the server and kept (a copy of a read is
- * dropped by the same report). A report that came while the write was on its way may have been the
- * echo and a later write's together: nothing is kept. An own write of the key overlapping it may
- * have run after it, and returned before it: nothing is kept, so that a read of this instance
- * that starts after that write returned cannot see the set's value. Reports and writes are counted
- * per stripe, which errs on the side of keeping less. Otherwise the set drops the key as every
- * other write does.
+ * its own value locally until the next report of the key, if no report of its stripe, no other own
+ * write of the stripe and no flush came while it was on its way; {@link OwnWrites} counts those and
+ * says why that is safe.
  *
  * <p><b>Expiry.</b> A copy lives until the earlier of the tier's time to live, counted from when
  * its read (or write) was sent, and the key's expiry on the server when the caller knows it
  * ({@link #keep(String, byte[], long, long, long, long)}): Redis reports an expiry only when it
  * deletes the key, which it may do long after it expired.
+ *
+ * <p><b>Parts.</b> This class is what the near cache talks to: which keys, the counters, and
+ * what happened (reads, writes, reports, flushes). It tells {@link VersionedCopies} (the rule, over
+ * a {@link BoundedStore}) and {@link OwnWrites} (the own-write counts), and samples the
+ * {@link InvalidationLag}; each has its reason there.
  */
 final class LocalTier implements InvalidationListener {
 
-    /** Stripes of versions, a power of two; 32 KiB of counters. */
-    private static final int STRIPES = 1 << 12;
+    /** Stripes of versions (and of the own-write counts), a power of two; 32 KiB of counters. */
+    static final int STRIPES = 1 << 12;
 
     /** Per-entry weight beyond key and value: the entry object, the map node, the timer-wheel links. */
     static final int ENTRY_OVERHEAD_BYTES = 64;
 
-    /** A write sampled for the invalidation lag whose invalidation has not come by then is given up. */
-    private static final long LAG_SAMPLE_EXPIRY_NANOS = 1_000_000_000L;
-
-    /** Drops a key's entry; non-capturing, so an invalidation allocates nothing for it. */
-    private static final BiFunction<String, Entry, Entry> REMOVE = (key, entry) -> null;
-
-    private final Cache<String, Entry> entries;
-    private final ConcurrentMap<String, Entry> map;
-    private final AtomicLongArray versions = new AtomicLongArray(STRIPES);
-    /** The server's reports per stripe: an own set keeps its value only if none came while it was on its way. */
-    private final AtomicLongArray reports = new AtomicLongArray(STRIPES);
-    /** This instance's writes (of every kind) started, and in flight, per stripe: a set overlapping any keeps nothing. */
-    private final AtomicLongArray writesStarted = new AtomicLongArray(STRIPES);
-    private final AtomicIntegerArray writesInFlight = new AtomicIntegerArray(STRIPES);
+    private final BoundedStore entries;
+    private final VersionedCopies copies;
     private final boolean writeThrough;
     private final long timeToLiveNanos;
-    private final AtomicLong epoch = new AtomicLong();
+    /** Counted only by a write-through tier. */
+    private final OwnWrites ownWrites;
     private final KeyPrefixes prefixes;
-    private final AtomicReference<LagSample> lagSample = new AtomicReference<>();
+    private final InvalidationLag lag = new InvalidationLag();
 
     final LongAdder localHits = new LongAdder();
     final LongAdder localMisses = new LongAdder();
@@ -100,13 +58,9 @@ final class LocalTier implements InvalidationListener {
     private final LongAdder discardedLoads = new LongAdder();
     /** Own writes whose value was kept (also counted in {@code localPuts}); for tests. */
     final LongAdder ownWritesKept = new LongAdder();
-    private final LongAdder evictions = new LongAdder();
     private final LongAdder serverInvalidations = new LongAdder();
     private final LongAdder writeInvalidations = new LongAdder();
     private final LongAdder flushes = new LongAdder();
-    private final LongAdder lagCount = new LongAdder();
-    private final LongAdder lagTotalNanos = new LongAdder();
-    private final AtomicLong lagMaxNanos = new AtomicLong();
 
     /**
      * A tier whose own writes only drop their key.
@@ -129,27 +83,9 @@ final class LocalTier implements InvalidationListener {
         this.writeThrough = writeThrough;
         this.timeToLiveNanos = timeToLiveNanos;
         this.prefixes = KeyPrefixes.of(settings.keyPrefixes());
-        // Maintenance (eviction, expiry) on the calling threads, a little at a time: the bound holds at once, and the
-        // tier needs no pool of its own nor the common pool.
-        // Caffeine takes one bound, so both are held as one weight: each entry weighs at least the weight bound's share of
-        // one entry, so that no more entries than the entry bound fit, and at least its bytes, so that no more bytes do.
-        long maximumWeight = settings.maximumWeightBytes();
-        long minimumWeight = settings.maximumEntries() > 0 ? Math.max(1, maximumWeight / settings.maximumEntries()) : 0;
-        this.entries = Caffeine.newBuilder().executor(Runnable::run).maximumWeight(maximumWeight)
-                .<String, Entry>weigher((key, entry) -> weigh(key, entry, minimumWeight))
-                .evictionListener((key, entry, cause) -> {
-                    if (cause.wasEvicted()) {
-                        evictions.increment();
-                    }
-                })
-                .expireAfter(new UntilExpiry())
-                .build();
-        this.map = entries.asMap();
-    }
-
-    private static int weigh(String key, Entry entry, long minimumWeight) {
-        long weight = Math.max(ENTRY_OVERHEAD_BYTES + 2L * key.length() + entry.value.length, minimumWeight);
-        return (int) Math.min(weight, Integer.MAX_VALUE);
+        this.entries = new BoundedStore(settings);
+        this.copies = new VersionedCopies(this.entries);
+        this.ownWrites = new OwnWrites(this.copies);
     }
 
     /**
@@ -175,17 +111,8 @@ final class LocalTier implements InvalidationListener {
      * The key's local copy, if there is a current one.
      * @return the entry, or {@code null}
      */
-    Entry lookup(String key) {
-        Entry entry = entries.getIfPresent(key);
-        if (entry == null) {
-            return null;
-        }
-        if (entry.epoch != epoch.get()) {
-            // Read before a flush and stored after it: never served, and dropped now to free the room.
-            map.remove(key, entry);
-            return null;
-        }
-        return entry;
+    @Nullable Entry lookup(String key) {
+        return copies.lookup(key);
     }
 
     /**
@@ -193,7 +120,7 @@ final class LocalTier implements InvalidationListener {
      * @return the version of the key's stripe
      */
     long version(String key) {
-        return versions.get(stripe(key));
+        return copies.version(stripe(key));
     }
 
     /**
@@ -201,7 +128,7 @@ final class LocalTier implements InvalidationListener {
      * @return the number of flushes so far
      */
     long epoch() {
-        return epoch.get();
+        return copies.epoch();
     }
 
     /**
@@ -256,23 +183,7 @@ final class LocalTier implements InvalidationListener {
             discardedLoads.increment();
             return;
         }
-        int stripe = stripe(key);
-        Entry kept = map.compute(key, (k, old) -> {
-            if (versions.get(stripe) != versionAtSend || epoch.get() != epochAtSend) {
-                return old;
-            }
-            boolean current = old != null && old.epoch == epochAtSend;
-            // Of two reads in flight together, keep the one sent later: it cannot have seen less.
-            if (current && old.sentAtNanos - sentAtNanos > 0) {
-                return old;
-            }
-            long until = answer != null && answer.known ? earlier(expiresAt, answer.expiresAtNanos) : expiresAt;
-            if (until - System.nanoTime() <= 0) {
-                return old;
-            }
-            return new Entry(value, epochAtSend, sentAtNanos, until);
-        });
-        if (kept != null && kept.value == value) {
+        if (copies.keep(key, value, versionAtSend, epochAtSend, sentAtNanos, expiresAt, answer)) {
             localPuts.increment();
         }
         else {
@@ -289,15 +200,7 @@ final class LocalTier implements InvalidationListener {
      * @param expiresAtNanos {@link System#nanoTime()} after which the copy must not be served
      */
     void capExpiry(String key, byte[] value, long expiresAtNanos) {
-        // compute, not computeIfPresent: that skips a key being stored without taking its lock, so that a store in
-        // progress, which has read no answer yet, would be left uncapped.
-        map.compute(key, (k, entry) -> {
-            if (entry == null || entry.value != value) {
-                return entry;
-            }
-            long expiresAt = earlier(entry.expiresAtNanos, expiresAtNanos);
-            return expiresAt - System.nanoTime() <= 0 ? null : new Entry(value, entry.epoch, entry.sentAtNanos, expiresAt);
-        });
+        copies.capExpiry(key, value, expiresAtNanos);
     }
 
     /** A value read that is not kept for a reason the caller found (its key was rewritten or expired meanwhile). */
@@ -313,17 +216,11 @@ final class LocalTier implements InvalidationListener {
         }
         if (writeThrough) {
             // Counted before the key's lock: an own set's store that takes the lock after this sees it and keeps nothing.
-            reports.incrementAndGet(stripe(key));
+            ownWrites.reported(stripe(key));
         }
         drop(key);
         serverInvalidations.increment();
-        LagSample sample = lagSample.get();
-        if (sample != null && sample.key.equals(key) && lagSample.compareAndSet(sample, null)) {
-            long lag = System.nanoTime() - sample.sentAtNanos;
-            lagCount.increment();
-            lagTotalNanos.add(lag);
-            lagMaxNanos.accumulateAndGet(lag, Math::max);
-        }
+        lag.reported(key);
     }
 
     /**
@@ -336,14 +233,12 @@ final class LocalTier implements InvalidationListener {
         if (writeThrough) {
             // Counted before anything is sent: a set in flight meanwhile, or one that starts before this completes, keeps
             // nothing. Every beforeWrite is paired with an afterWrite.
-            int stripe = stripe(key);
-            writesInFlight.incrementAndGet(stripe);
-            writesStarted.incrementAndGet(stripe);
+            ownWrites.writeStarted(stripe(key));
         }
         drop(key);
         writeInvalidations.increment();
         remoteWrites.increment();
-        sampleLag(key);
+        lag.written(key);
     }
 
     /**
@@ -355,7 +250,7 @@ final class LocalTier implements InvalidationListener {
     void afterWrite(String key) {
         drop(key);
         if (writeThrough) {
-            writesInFlight.decrementAndGet(stripe(key));
+            ownWrites.writeEnded(stripe(key));
         }
     }
 
@@ -379,17 +274,14 @@ final class LocalTier implements InvalidationListener {
         }
         writeInvalidations.increment();
         remoteWrites.increment();
-        sampleLag(key);
-        int stripe = stripe(key);
-        boolean overlapped = writesInFlight.getAndIncrement(stripe) > 0;
-        long started = writesStarted.incrementAndGet(stripe);
-        return new WriteTicket(stripe, reports.get(stripe), started, epoch.get(), overlapped, System.nanoTime());
+        lag.written(key);
+        return ownWrites.setStarted(stripe(key));
     }
 
     /**
      * A {@code set} through this near cache has completed or failed. A completed one keeps its
      * value until the next report of the key when no report of its stripe came and no other own
-     * write of the stripe overlapped it since {@link #beforeSet} (see the class comment); otherwise,
+     * write of the stripe overlapped it since {@link #beforeSet} (see {@link OwnWrites}); otherwise,
      * and after a failure, it drops the key as {@link #afterWrite} does.
      * @param key the key
      * @param ticket from {@link #beforeSet}, or {@code null}
@@ -403,71 +295,52 @@ final class LocalTier implements InvalidationListener {
             afterWrite(key);
             return;
         }
-        writesInFlight.decrementAndGet(ticket.stripe);
+        ownWrites.writeEnded(ticket.stripe);
         if (written == null || ticket.overlapped) {
             drop(key);
             return;
         }
         // Reads sent before the write completed may have read the old value: they must not keep it.
-        versions.incrementAndGet(ticket.stripe);
+        copies.bump(ticket.stripe);
         // The server's expiry is at least the TTL after the set was sent (the template rounds it up to milliseconds).
         long expiresAt = ticket.sentAtNanos + timeToLiveNanos;
         if (serverTtlNanos > 0) {
             expiresAt = earlier(expiresAt, ticket.sentAtNanos + serverTtlNanos);
         }
-        long expiry = expiresAt;
-        Entry kept = map.compute(key, (k, old) -> {
-            if (reports.get(ticket.stripe) != ticket.reports || writesStarted.get(ticket.stripe) != ticket.started
-                    || epoch.get() != ticket.epoch || expiry - System.nanoTime() <= 0) {
-                return null;
-            }
-            // No report came: the one of this set's cycle, which may also stand for later writes, is still to come.
-            return new Entry(written, ticket.epoch, ticket.sentAtNanos, expiry);
-        });
-        if (kept != null && kept.value == written) {
+        if (copies.keepOwnWrite(key, ownWrites, ticket, written, expiresAt)) {
             localPuts.increment();
             ownWritesKept.increment();
         }
     }
 
-    private static long earlier(long a, long b) {
+    /** The earlier of two {@link System#nanoTime()} readings, as their difference says (they may wrap). */
+    static long earlier(long a, long b) {
         return a - b <= 0 ? a : b;
     }
 
     private void drop(String key) {
-        // The version first, then the key's lock: a store that takes the lock after this sees the new version.
-        versions.incrementAndGet(stripe(key));
-        // compute, not remove: remove skips an absent key without taking its lock, and a store could then slip in after.
-        map.compute(key, REMOVE);
-    }
-
-    private void sampleLag(String key) {
-        LagSample current = lagSample.get();
-        long now = System.nanoTime();
-        if (current == null || now - current.sentAtNanos > LAG_SAMPLE_EXPIRY_NANOS) {
-            lagSample.compareAndSet(current, new LagSample(key, now));
-        }
+        copies.drop(key);
     }
 
     /** Every local copy goes, and no read in flight may store. */
     @Override
     public void invalidateAll() {
-        epoch.incrementAndGet();
+        copies.newEpoch();
         flushes.increment();
-        lagSample.set(null);
+        lag.flushed();
         entries.invalidateAll();
     }
 
     /** Drops every copy without counting a flush, when the near cache closes. */
     void clear() {
-        epoch.incrementAndGet();
+        copies.newEpoch();
         entries.invalidateAll();
     }
 
     NearCacheStats stats() {
         return new NearCacheStats(localHits.sum(), localMisses.sum(), bypassedReads.sum(), remoteHits.sum(), remoteMisses.sum(),
-                localPuts.sum(), discardedLoads.sum(), evictions.sum(), serverInvalidations.sum(), writeInvalidations.sum(),
-                flushes.sum(), entries.estimatedSize(), remoteWrites.sum(), lagCount.sum(), lagTotalNanos.sum(), lagMaxNanos.get());
+                localPuts.sum(), discardedLoads.sum(), entries.evictions(), serverInvalidations.sum(), writeInvalidations.sum(),
+                flushes.sum(), entries.estimatedSize(), remoteWrites.sum(), lag.count(), lag.totalNanos(), lag.maxNanos());
     }
 
     /** Runs Caffeine's pending maintenance (eviction, expiry) now; for tests. */
@@ -477,7 +350,7 @@ final class LocalTier implements InvalidationListener {
 
     /** The weight Caffeine counts for the held copies, or -1 when the tier is not bounded by weight; for tests. */
     long weightedSize() {
-        return entries.policy().eviction().map(eviction -> eviction.weightedSize().orElse(-1)).orElse(-1L);
+        return entries.weightedSize();
     }
 
     static int stripe(String key) {
@@ -503,8 +376,9 @@ final class LocalTier implements InvalidationListener {
      */
     static final class ExpiryAnswer {
 
-        private volatile long expiresAtNanos;
-        private volatile boolean known;
+        /** Read by {@link VersionedCopies#keep} under the key's lock. */
+        volatile long expiresAtNanos;
+        volatile boolean known;
 
         /**
          * The answer has come.
@@ -526,31 +400,5 @@ final class LocalTier implements InvalidationListener {
      * @param sentAtNanos when it was sent: its copy's age counts from here
      */
     record WriteTicket(int stripe, long reports, long started, long epoch, boolean overlapped, long sentAtNanos) {
-    }
-
-    private record LagSample(String key, long sentAtNanos) {
-    }
-
-    /**
-     * Each copy lives until its own expiry: the time to live from when its read was sent (not from
-     * when the reply came), or the key's expiry on the server if earlier. Caffeine's clock is
-     * {@link System#nanoTime()}, as the entries' times are.
-     */
-    private static final class UntilExpiry implements Expiry<String, Entry> {
-
-        @Override
-        public long expireAfterCreate(String key, Entry entry, long currentTime) {
-            return Math.max(0, entry.expiresAtNanos - currentTime);
-        }
-
-        @Override
-        public long expireAfterUpdate(String key, Entry entry, long currentTime, long currentDuration) {
-            return expireAfterCreate(key, entry, currentTime);
-        }
-
-        @Override
-        public long expireAfterRead(String key, Entry entry, long currentTime, long currentDuration) {
-            return currentDuration;
-        }
     }
 }

@@ -22,8 +22,11 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
  * channel starts, as Lettuce's own encoder does), so the usual path stays Lettuce's own. It keeps
  * Lettuce's DEBUG line (the command's type, never its arguments) and logs at TRACE only how many
  * bytes were sent.
+ *
+ * <p>Public only so that the Redis invalidation source ({@code io.adaptivecache.redis.tracking}),
+ * whose Lettuce client sends the same handshake, can install it too; not an API for applications.
  */
-final class CredentialSafeCommandEncoder extends MessageToByteEncoder<Object> {
+public final class CredentialSafeCommandEncoder extends MessageToByteEncoder<Object> {
 
     /** The logger Lettuce's encoder uses, so that the lines stay where a user looks for them. */
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(CommandEncoder.class);
@@ -37,7 +40,7 @@ final class CredentialSafeCommandEncoder extends MessageToByteEncoder<Object> {
      * included) whose encoder would log the bytes it sends.
      * @return the customizer
      */
-    static NettyCustomizer customizer() {
+    public static NettyCustomizer customizer() {
         return new NettyCustomizer() {
             @Override
             public void afterChannelInitialized(Channel channel) {

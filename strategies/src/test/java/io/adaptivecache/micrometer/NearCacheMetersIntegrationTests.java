@@ -10,7 +10,7 @@ import io.adaptivecache.near.NearCacheSettings;
 import io.adaptivecache.near.NearCacheTemplate;
 import io.adaptivecache.near.NearCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
-import io.adaptivecache.redis.RedisInvalidations;
+import io.adaptivecache.redis.tracking.RedisInvalidations;
 import io.adaptivecache.testservers.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

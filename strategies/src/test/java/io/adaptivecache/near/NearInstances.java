@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
-import io.adaptivecache.redis.RedisInvalidations;
+import io.adaptivecache.redis.tracking.RedisInvalidations;
 
 /**
  * Application instances for near-cache tests: each has a template of its own, an invalidation

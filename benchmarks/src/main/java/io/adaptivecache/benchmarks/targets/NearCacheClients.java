@@ -14,7 +14,7 @@ import io.adaptivecache.near.NearCacheSettings;
 import io.adaptivecache.near.NearCacheTemplate;
 import io.adaptivecache.near.NearCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
-import io.adaptivecache.redis.RedisInvalidations;
+import io.adaptivecache.redis.tracking.RedisInvalidations;
 import io.adaptivecache.strategy.StrategySpec;
 import org.redisson.Redisson;
 import org.redisson.api.RLocalCachedMap;

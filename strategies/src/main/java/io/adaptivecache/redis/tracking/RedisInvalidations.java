@@ -1,10 +1,13 @@
-package io.adaptivecache.redis;
+package io.adaptivecache.redis.tracking;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.adaptivecache.near.InvalidationSource;
+import io.adaptivecache.redis.CredentialSafeCommandEncoder;
+import io.adaptivecache.redis.RedisCacheTemplates;
+import io.adaptivecache.redis.RedisTransport;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -167,7 +170,7 @@ public final class RedisInvalidations {
         }
 
         /**
-         * The network transport; see {@link AbstractRedisTemplateBuilder#transport}.
+         * The network transport; see {@link io.adaptivecache.redis.AbstractRedisTemplateBuilder#transport}.
          * @param transport the transport
          * @return this builder
          */
