@@ -29,7 +29,8 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration
 @EnableConfigurationProperties({ AdaptiveCacheRedisProperties.class, AdaptiveCacheMemcachedProperties.class })
-@Import({ ResilienceConfiguration.class, RedisCacheTemplateConfiguration.class, MemcachedCacheTemplateConfiguration.class })
+@Import({ ResilienceConfiguration.class, RedisConnectionConfiguration.class, RedisCacheTemplateConfiguration.class,
+        MemcachedCacheTemplateConfiguration.class })
 public final class AdaptiveCacheAutoConfiguration {
 
     /** Name of the Redis template bean, usable as a qualifier. */

@@ -15,8 +15,6 @@ import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.SwitchListener;
 import io.adaptivecache.management.CacheTemplateManagement;
-import io.adaptivecache.strategy.SelectorType;
-import io.adaptivecache.strategy.StrategySpec;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
@@ -32,7 +30,7 @@ import org.springframework.context.ApplicationEventPublisher;
  */
 public class AdaptiveCacheSwitchers implements StrategySwitchers {
 
-    private final Map<String, AdaptiveCacheTemplateProperties> templateSettings = new LinkedHashMap<>();
+    private final Map<String, AdaptiveCacheTemplateProperties> sections = new LinkedHashMap<>();
     private final StrategyPolicies policies;
     private final ApplicationEventPublisher events;
     private final Map<String, StrategySwitcher> switchers = Collections.synchronizedMap(new LinkedHashMap<>());
@@ -57,7 +55,7 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
     public AdaptiveCacheSwitchers(List<? extends AdaptiveCacheTemplateProperties> templates, ApplicationEventPublisher events,
             List<StrategyPolicyProvider> policyProviders, List<StrategyPolicyCustomizer> policyCustomizers) {
         // Each properties section names the template it configures: no lookup by backend here.
-        templates.forEach(settings -> this.templateSettings.put(settings.templateName(), settings));
+        templates.forEach(settings -> this.sections.put(settings.templateName(), settings));
         this.policies = new StrategyPolicies(policyProviders, policyCustomizers);
         this.events = events;
     }
@@ -92,24 +90,31 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
     }
 
     /**
-     * Creates and starts the switcher of a started template, configured by its own properties
-     * section, with the policy {@link StrategyPolicies} chooses. A template of the application's
-     * own, which no section configures, gets the default adaptive settings: it starts on the
-     * strategy it was built with and the policy moves it from there, as the properties' default
+     * Creates and starts the switcher of a started template, configured by the settings its own
+     * properties section resolved to ({@link TemplateSettings}, the ones its builder took), with the
+     * policy {@link StrategyPolicies} chooses. A template of the application's own, which no
+     * section configures, gets the default adaptive settings: it starts on the strategy it was built
+     * with and the policy moves it from there, as the properties' default
      * ({@code strategy.type: adaptive}) does for the auto-configured templates.
      */
     void start(CacheTemplateManagement template) {
-        AdaptiveCacheTemplateProperties settings = this.templateSettings.get(template.name());
-        String prefix = settings != null ? settings.prefix() : "adaptive-cache." + template.name();
-        AdaptiveCacheTemplateProperties.Adaptive adaptive = settings != null ? settings.getAdaptive() : new AdaptiveCacheTemplateProperties.Adaptive();
-        StrategySpec pinned = settings != null ? StrategySpecs.pinned(settings) : null;
-        SelectorType selector = settings != null ? settings.getStrategy().getMulti().getSelector() : SelectorType.ROUND_ROBIN;
-        StrategyPolicy policy = this.policies.policyFor(template.name(), prefix, adaptive, selector, template.pooledConnectionsBlock());
-        StrategySwitcher switcher = new StrategySwitcher(template, policy, adaptive.getWindow(), adaptive.getMode(), pinned,
-                System::nanoTime, Clock.systemUTC(), this::publish, adaptive.getConnectionLimit(),
-                historyWindows(adaptive));
+        TemplateSettings settings = settingsOf(template.name());
+        StrategyPolicy policy = this.policies.policyFor(settings, template.pooledConnectionsBlock());
+        StrategySwitcher switcher = new StrategySwitcher(template, policy, settings.window(), settings.mode(), settings.pinned(),
+                System::nanoTime, Clock.systemUTC(), this::publish, settings.connectionLimit(), settings.historyWindows());
         this.switchers.put(template.name(), switcher);
         switcher.start();
+    }
+
+    /**
+     * The settings of the template of that name. Templates are beans, and the lifecycle starts them
+     * whichever bean defines one (an application's own may replace an auto-configured one under its
+     * name), so the section is found by the name it gives its template; resolved only now, so that
+     * a disabled backend's section, which was not checked, is not read.
+     */
+    private TemplateSettings settingsOf(String name) {
+        AdaptiveCacheTemplateProperties properties = this.sections.get(name);
+        return properties != null ? properties.settings() : TemplateSettings.unconfigured(name);
     }
 
     /**
@@ -121,8 +126,7 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
      */
     @Override
     public @Nullable String connectionLimitProperty(String name) {
-        AdaptiveCacheTemplateProperties settings = this.templateSettings.get(name);
-        return settings != null ? settings.prefix() + ".adaptive.connection-limit" : null;
+        return settingsOf(name).connectionLimitProperty();
     }
 
     void stopAll() {

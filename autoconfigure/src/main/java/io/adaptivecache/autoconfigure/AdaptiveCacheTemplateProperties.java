@@ -36,6 +36,24 @@ public abstract class AdaptiveCacheTemplateProperties implements InitializingBea
     }
 
     /**
+     * This section resolved into the settings the template's builder and its switcher share, once:
+     * on first use, after binding and checking, and kept (the section is not changed once bound).
+     * @return the settings
+     */
+    TemplateSettings settings() {
+        TemplateSettings resolved = this.settings;
+        if (resolved == null) {
+            // A race resolves twice to equal values; either may be kept.
+            resolved = TemplateSettings.of(this);
+            this.settings = resolved;
+        }
+        return resolved;
+    }
+
+    // Not a property: no accessor, so neither the binder nor the metadata sees it.
+    private volatile @Nullable TemplateSettings settings;
+
+    /**
      * Checks the bound values once binding is done, so that a bad one fails startup naming the
      * property before any bean uses it; a disabled backend's are not checked. Rules that depend
      * on more than the values (a client library on the classpath, the machine's transports, an

@@ -21,7 +21,7 @@ public class CacheStrategySwitchedEvent extends ApplicationEvent {
     }
 
     /**
-     * What happened: template, from, to, reason, evidence, outcome and timings.
+     * What happened: template, from, to, reason, evidence, outcome and timings, and for a failed switch its failure.
      * @return the switch
      */
     public SwitchEvent getSwitchEvent() {

@@ -4,7 +4,6 @@ import java.util.List;
 
 import io.adaptivecache.adaptive.StrategyPolicy;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
-import io.adaptivecache.strategy.SelectorType;
 
 /**
  * Chooses the policy of each template's switcher: the first {@link StrategyPolicyProvider} that
@@ -23,31 +22,29 @@ final class StrategyPolicies {
 
     /**
      * A new policy for a template.
-     * @param templateName the template's name, which providers and customizers are told
-     * @param prefix the template's properties prefix, such as {@code adaptive-cache.redis}, for messages
-     * @param adaptive the template's adaptive properties (the defaults for a template no property configures)
-     * @param selector how the MULTI strategies the policy proposes pick a connection: the template's
-     *        {@code strategy.multi.selector}
+     * @param settings the template's settings (the defaults for a template no property configures): its name, which
+     *        providers and customizers are told, its prefix for messages, its adaptive section, its connection limit and
+     *        the selector of the MULTI strategies the policy proposes ({@code strategy.multi.selector})
      * @param blockingConnections whether the template's POOLED strategies run on blocking connections
      */
-    StrategyPolicy policyFor(String templateName, String prefix, AdaptiveCacheTemplateProperties.Adaptive adaptive, SelectorType selector,
-            boolean blockingConnections) {
+    StrategyPolicy policyFor(TemplateSettings settings, boolean blockingConnections) {
+        String templateName = settings.name();
         for (StrategyPolicyProvider provider : this.providers) {
             StrategyPolicy policy = provider.policyFor(templateName);
             if (policy != null) {
                 return policy;
             }
         }
-        ThresholdStrategyPolicy.Builder builder = defaultPolicy(prefix + ".adaptive", adaptive, blockingConnections)
-                .selector(selector);
+        ThresholdStrategyPolicy.Builder builder = defaultPolicy(settings.prefix() + ".adaptive", settings.adaptive(), blockingConnections)
+                .selector(settings.selector());
         this.customizers.forEach(customizer -> customizer.customize(templateName, builder));
         ThresholdStrategyPolicy policy = builder.build();
         // The switcher refuses an operator's request above the limit; the policy must not propose one either.
-        int limit = adaptive.getConnectionLimit();
+        int limit = settings.connectionLimit();
         if (policy.settings().maxConnections() > limit
                 || (policy.blockingPool() != null && policy.blockingPool().poolSize() > limit)) {
             throw new IllegalStateException("A StrategyPolicyCustomizer gave the policy of template '" + templateName
-                    + "' more connections than " + prefix + ".adaptive.connection-limit (" + limit + ") allows");
+                    + "' more connections than " + settings.prefix() + ".adaptive.connection-limit (" + limit + ") allows");
         }
         return policy;
     }

@@ -21,7 +21,7 @@ final class TemplateBuilders {
             ObjectProvider<CacheCallGuards> guards, ObjectProvider<CachePoolCustomizer> poolCustomizers) {
         String template = settings.templateName();
         builder.name(template);
-        builder.strategy(StrategySpecs.initial(settings));
+        builder.strategy(settings.settings().initial());
         builder.poolConfig(PoolCustomizers.forTemplate(template, poolCustomizers));
         builder.drainTimeout(settings.getDrainTimeout());
         builder.guard(guards.getIfAvailable(() -> CacheCallGuards.WITHOUT_RESILIENCE4J).forTemplate(template, settings.prefix(), settings));

@@ -237,7 +237,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * Pins a strategy: switches to it now and ignores the policy until {@link #unpin()}. The pin
      * is recorded only once the strategy is live: if it cannot be opened, the incumbent keeps
      * serving, the previous pin (or its absence) stays, the policy is not told, and the returned
-     * event has the outcome {@link SwitchEvent.Outcome#FAILED} with the cause in its evidence.
+     * event has the outcome {@link SwitchEvent.Outcome#FAILED} with the cause in its {@link SwitchEvent#failure()}.
      * @param spec the strategy
      * @return the switch (possibly {@link SwitchEvent.Outcome#FAILED}), or {@code null} if it was already live
      * @throws IllegalArgumentException if {@code spec} asks for more connections than the
@@ -335,8 +335,8 @@ public final class StrategySwitcher implements AutoCloseable {
                 this.policy.onSwitch(decision, false, false, now);
             }
             event = new SwitchEvent(this.template.name(), this.wallClock.instant(), decision.current(), decision.target(),
-                    decision.reason(), decision.evidence() + "; failed: " + ex.getMessage(), SwitchEvent.Outcome.FAILED,
-                    Duration.ZERO, Duration.ZERO);
+                    decision.reason(), decision.evidence(), SwitchEvent.Outcome.FAILED, Duration.ZERO, Duration.ZERO,
+                    String.valueOf(ex.getMessage()));
             logger.warn("{} could not switch {} -> {} ({}); keeping {}: {}", this.template.name(), decision.current(),
                     decision.target(), decision.reason(), decision.current(), ex.getMessage());
         }

@@ -36,7 +36,17 @@ public final class StrategySpec {
      * @return the spec
      */
     public static StrategySpec multi() {
-        return multi(Runtime.getRuntime().availableProcessors(), SelectorType.ROUND_ROBIN);
+        return multi(defaultMultiConnections(), SelectorType.ROUND_ROBIN);
+    }
+
+    /**
+     * The N of a MULTI strategy that leaves it unset: one connection per available processor,
+     * so that every core's callers have a connection of their own to write to. The one
+     * definition of that default, for the core and for the configuration that fills it in.
+     * @return the number of available processors, at least 1
+     */
+    public static int defaultMultiConnections() {
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /**

@@ -150,7 +150,8 @@ class StrategySwitcherTests {
         SwitchEvent event = switcher.pin(StrategySpec.multi(8, SelectorType.ROUND_ROBIN));
 
         assertThat(event.outcome()).isEqualTo(SwitchEvent.Outcome.FAILED);
-        assertThat(event.evidence()).contains("max number of clients reached");
+        assertThat(event.failure()).contains("max number of clients reached");
+        assertThat(event.evidence()).as("the decision's own evidence, the failure apart").isEqualTo("pinned by an operator");
         AdaptiveState after = switcher.state();
         assertThat(after.pinned()).as("not pinned").isNull();
         assertThat(after.mode()).isEqualTo(before.mode());

@@ -196,7 +196,7 @@ class DegradedStartIntegrationTests {
 
             SwitchEvent pin = switcher.pin(StrategySpec.single());
             assertThat(pin.outcome()).isEqualTo(SwitchEvent.Outcome.FAILED);
-            assertThat(pin.evidence()).contains("not connected");
+            assertThat(pin.failure()).contains("not connected");
             assertThat(switcher.state().pinned()).isNull();
             assertThat(this.template.openConnections()).as("nothing half-opened").isZero();
 

@@ -192,13 +192,10 @@ public class AdaptiveCacheEndpoint {
         }
         if (event != null && event.outcome() == SwitchEvent.Outcome.FAILED) {
             AdaptiveState state = switcher.state();
-            String evidence = event.evidence();
-            int failed = evidence.indexOf(FAILED_MARK);
-            String cause = failed < 0 ? evidence : evidence.substring(failed + FAILED_MARK.length());
             return ControlOutcome.refused(ControlOutcome.NOT_OPENED, "Could not open " + spec + " for template '" + name
                     + "', so nothing changed: " + state.active() + " still serves"
                     + (state.pinned() == null ? " and nothing is pinned" : " and " + state.pinned() + " stays pinned")
-                    + ". Cause: " + cause);
+                    + ". Cause: " + event.failure());
         }
         return ControlOutcome.ok(describe(switcher));
     }
@@ -212,9 +209,6 @@ public class AdaptiveCacheEndpoint {
                 + ", so nothing changed: it connects with its configured strategy " + switcher.template().activeStrategy()
                 + " once the server answers; pin or trial after that");
     }
-
-    /** What {@link StrategySwitcher} puts before the cause in a failed switch's evidence. */
-    private static final String FAILED_MARK = "; failed: ";
 
     private String limitOf(String name) {
         String property = this.switchers.connectionLimitProperty(name);
@@ -238,7 +232,7 @@ public class AdaptiveCacheEndpoint {
         }
         Integer count = connections(connections, limit, limitSource);
         if (type.equals("multi")) {
-            return StrategySpec.multi(count != null ? count : Math.min(Runtime.getRuntime().availableProcessors(), limit),
+            return StrategySpec.multi(count != null ? count : Math.min(StrategySpec.defaultMultiConnections(), limit),
                     SelectorType.ROUND_ROBIN);
         }
         return StrategySpec.pooled(count != null ? PoolSettings.ofSize(count)
@@ -512,7 +506,8 @@ public class AdaptiveCacheEndpoint {
      * @param from the strategy before
      * @param to the strategy after
      * @param reason why
-     * @param evidence the figures behind it
+     * @param evidence the figures behind it, and for a failed switch the failure after them
+     *        ({@link SwitchEvent#describedEvidence()})
      * @param outcome switched or failed
      * @param warmUpMillis time to open the new strategy
      * @param drainMillis time the old one took to finish its calls
@@ -522,7 +517,7 @@ public class AdaptiveCacheEndpoint {
 
         static SwitchDescriptor of(SwitchEvent event) {
             return new SwitchDescriptor(event.at(), event.from().toString(), event.to().toString(), event.reason().name(),
-                    event.evidence(), event.outcome().name(), millis(event.warmUp()), millis(event.drain()));
+                    event.describedEvidence(), event.outcome().name(), millis(event.warmUp()), millis(event.drain()));
         }
 
         private static long millis(Duration duration) {

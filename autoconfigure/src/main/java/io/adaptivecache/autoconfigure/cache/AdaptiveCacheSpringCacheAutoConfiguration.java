@@ -9,6 +9,7 @@ import io.adaptivecache.autoconfigure.AdaptiveCacheSpringCacheProperties;
 import io.adaptivecache.autoconfigure.AdaptiveCacheRedisProperties;
 import io.adaptivecache.autoconfigure.InvalidAdaptiveCachePropertyException;
 import io.adaptivecache.autoconfigure.RedisInvalidationSources;
+import io.adaptivecache.autoconfigure.ResolvedRedisConnection;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.near.InvalidationSource;
 import io.adaptivecache.near.NearCacheSettings;
@@ -29,7 +30,6 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.ClassUtils;
@@ -145,9 +145,10 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
     @ConditionalOnClass(name = CAFFEINE)
     @Conditional(NearCacheOnRedisCondition.class)
     InvalidationSource redisInvalidationSource(@Qualifier(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE) CacheTemplate redisTemplate,
-            AdaptiveCacheRedisProperties redis, AdaptiveCacheSpringCacheProperties cache, Environment environment,
-            ObjectProvider<SslBundles> sslBundles) {
-        return RedisInvalidationSources.start(redis, environment, sslBundles, cache.getNear().getHeartbeatInterval(),
+            AdaptiveCacheRedisProperties redis, ObjectProvider<ResolvedRedisConnection> connection,
+            AdaptiveCacheSpringCacheProperties cache, ObjectProvider<SslBundles> sslBundles) {
+        // The template's own connection (a provider: the method's signature names no class of Lettuce's).
+        return RedisInvalidationSources.start(connection.getObject(), redis, sslBundles, cache.getNear().getHeartbeatInterval(),
                 cache.getNear().getHeartbeatTimeout());
     }
 
