@@ -8,28 +8,17 @@ import io.adaptivecache.strategy.SelectorType;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The default policy: threshold rules that propose a strategy for each window, inside layers
- * that each own one concern against flapping, composed the way Netflix concurrency-limits
- * composes limits. From the outside in:
- * <ol>
- * <li>an hourly budget caps switches ({@code maxSwitchesPerHour}; a rollback is never held back);</li>
- * <li>a change is made only when every counted window for a whole dwell (and at least
- * {@code confirmWindows} of them) proposed the same target, and no sooner than a dwell after the
- * last change; each rollback doubles the dwell (up to {@code maxDwell});</li>
- * <li>repeated rollbacks ({@code suppressAfterRollbacks} within an hour) suppress changes;</li>
- * <li>disturbed or thin windows count neither for nor against a change;</li>
- * <li>each change is on trial against the incumbent's recent windows and rolled back only if the
- * median of its windows' mean latencies at comparable load exceeds the incumbent's median divided
- * by {@code 1 - trialTolerance}; a move made for a gain is not proposed again while the load stays
- * like the one it lost at, and a trial during which the load or the round trip changed is kept
- * without comparison;</li>
- * <li>the rules: POOLED is left at the connection cap when callers wait for a connection about as
- * long as they use it, pile up waiting, or keep every connection busy; shared connections grow
- * above {@code growAbove} calls each and shrink below {@code shrinkBelow}, straight to what the load
- * needs; with a {@link BlockingPool}, few callers on a short round trip, and large values on one,
- * move to blocking connections.</li>
- * </ol>
- * Built by its constructors or {@link #builder()}; each instance keeps a history of its own.
+ * The default policy: threshold rules propose a strategy for each window (leave a contended or
+ * saturated pool; grow shared connections above {@code growAbove} calls each and shrink them below
+ * {@code shrinkBelow}, straight to what the load needs; with a {@link BlockingPool}, move few callers
+ * or large values on a short round trip to blocking connections), inside layers against flapping
+ * composed the way Netflix concurrency-limits composes limits. From the outside in: an hourly
+ * switch budget; confirmation (a proposal must hold in every counted window for a whole dwell, and
+ * in at least {@code confirmWindows}) and a dwell between changes, doubled by each rollback;
+ * suppression after repeated rollbacks; disturbed or thin windows count neither way; each change on
+ * trial against the incumbent's recent windows, rolled back if the median of its mean latencies at
+ * comparable load is worse by more than {@code trialTolerance}, and not proposed again while the
+ * load stays like the one it lost at. Each instance keeps a history of its own.
  */
 public final class ThresholdStrategyPolicy implements StrategyPolicy {
 
@@ -79,18 +68,12 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         return new Builder(Objects.requireNonNull(settings, "settings"));
     }
 
-    /**
-     * The thresholds and timings this policy was created with.
-     * @return the settings
-     */
+    /** {@return the thresholds and timings this policy was created with} */
     public Settings settings() {
         return this.settings;
     }
 
-    /**
-     * When this policy moves callers to blocking POOLED connections.
-     * @return the blocking pool's settings, or {@code null} if the backend has none (or the rule is off)
-     */
+    /** {@return when this policy moves callers to blocking POOLED connections: {@code null} if never} */
     public @Nullable BlockingPool blockingPool() {
         return this.blockingPool;
     }
@@ -115,25 +98,13 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
     }
 
     /**
-     * When a backend's blocking POOLED connections suit the load better than shared ones.
-     * <ul>
-     * <li>Few calls in flight and a short round trip, where handing every command to an event-loop
-     * thread and back costs more than the I/O itself (a blocking client measured about 2x at one
-     * caller thread on this project's machine). The pool is sized well above that concurrency, so
-     * that the rule that leaves a saturated pool (at 90% of its size) cannot fire at the same
-     * load.</li>
-     * <li>Large values (a window's mean value bytes per call at or above {@code largeValueBytes})
-     * on a short round trip (its shortest call at most {@code maxRoundTrip}), at any number of
-     * callers: each caller's thread then reads its own value off its own socket, where shared
-     * connections pass every value through one I/O thread each. Measured on this project's
-     * machine with 100 KiB values (80% get, 20% set) on loopback, a blocking pool led every
-     * shared-connection strategy at 8, 50 and 200 callers (about 1.25x at 200, 1.3x at 50, 1.75x
-     * at 8), while through a link with 1 ms of delay each way the shared connections led (MULTI
-     * 5.1k calls/s against 2.5 to 3.5k for a blocking pool at 200 callers); at 100 bytes only the
-     * first rule holds. While the pool serves values of at least half {@code largeValueBytes} on
-     * such a round trip, callers waiting for it (POOL_CONTENTION) or a busy pool (POOL_SATURATED)
-     * do not send the load back to shared connections: the pool is bandwidth-bound there.</li>
-     * </ul>
+     * When a backend's blocking POOLED connections suit the load better than shared ones: few
+     * calls in flight on a short round trip (where handing every command to an event-loop thread
+     * and back costs more than the I/O itself), and large values (a window's mean value bytes per
+     * call at or above {@code largeValueBytes}) on a short round trip (its shortest call at most
+     * {@code maxRoundTrip}) at any number of callers; while the pool serves values of at least half
+     * {@code largeValueBytes} on such a round trip, callers waiting for it do not send the load
+     * back to shared connections: the pool is bandwidth-bound there.
      *
      * @param maxConcurrency calls in flight at or below which the blocking pool is proposed
      * @param maxMeanLatency mean latency at or below which the round trip counts as short
@@ -173,15 +144,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          */
         public static final BlockingPool DEFAULTS = new BlockingPool(10, Duration.ofMillis(1), 20, Duration.ofSeconds(1));
 
-        /**
-         * Checks the settings.
-         * @param maxConcurrency calls in flight that still fit
-         * @param maxMeanLatency the longest mean latency that fits
-         * @param poolSize the pool proposed
-         * @param maxWait its callers' longest wait
-         * @param largeValueBytes mean value bytes per call from which values are large
-         * @param maxRoundTrip the longest round trip for large values
-         */
+        /** Checks the settings (the components are described on the record). */
         public BlockingPool {
             Objects.requireNonNull(maxMeanLatency, "maxMeanLatency");
             Objects.requireNonNull(maxWait, "maxWait");
@@ -343,70 +306,49 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * @param maxConnections at least 1
          * @return this builder
          */
-        public Builder maxConnections(int maxConnections) {
-            this.maxConnections = maxConnections;
-            return this;
-        }
+        public Builder maxConnections(int maxConnections) { this.maxConnections = maxConnections; return this; }
 
         /**
          * The selector of the MULTI strategies the policy proposes.
          * @param selector the selector
          * @return this builder
          */
-        public Builder selector(SelectorType selector) {
-            this.selector = selector;
-            return this;
-        }
+        public Builder selector(SelectorType selector) { this.selector = selector; return this; }
 
         /**
          * Fewer calls make a window too thin to judge.
          * @param minCallsPerWindow the minimum
          * @return this builder
          */
-        public Builder minCallsPerWindow(long minCallsPerWindow) {
-            this.minCallsPerWindow = minCallsPerWindow;
-            return this;
-        }
+        public Builder minCallsPerWindow(long minCallsPerWindow) { this.minCallsPerWindow = minCallsPerWindow; return this; }
 
         /**
          * Calls in flight per shared connection above which N grows.
          * @param growAbove above {@link #shrinkBelow(double)}
          * @return this builder
          */
-        public Builder growAbove(double growAbove) {
-            this.growAbove = growAbove;
-            return this;
-        }
+        public Builder growAbove(double growAbove) { this.growAbove = growAbove; return this; }
 
         /**
          * Calls in flight per shared connection below which N shrinks.
          * @param shrinkBelow below {@link #growAbove(double)}
          * @return this builder
          */
-        public Builder shrinkBelow(double shrinkBelow) {
-            this.shrinkBelow = shrinkBelow;
-            return this;
-        }
+        public Builder shrinkBelow(double shrinkBelow) { this.shrinkBelow = shrinkBelow; return this; }
 
         /**
          * Mean borrow wait over mean use time above which POOLED is left.
          * @param poolWaitRatio the ratio
          * @return this builder
          */
-        public Builder poolWaitRatio(double poolWaitRatio) {
-            this.poolWaitRatio = poolWaitRatio;
-            return this;
-        }
+        public Builder poolWaitRatio(double poolWaitRatio) { this.poolWaitRatio = poolWaitRatio; return this; }
 
         /**
          * Windows a proposal must hold in before it is carried out.
          * @param confirmWindows at least 1
          * @return this builder
          */
-        public Builder confirmWindows(int confirmWindows) {
-            this.confirmWindows = confirmWindows;
-            return this;
-        }
+        public Builder confirmWindows(int confirmWindows) { this.confirmWindows = confirmWindows; return this; }
 
         /**
          * Minimum time between changes, and how long a proposal must hold. Unless
@@ -414,10 +356,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * @param dwell not negative
          * @return this builder
          */
-        public Builder dwell(Duration dwell) {
-            this.dwell = dwell;
-            return this;
-        }
+        public Builder dwell(Duration dwell) { this.dwell = dwell; return this; }
 
         /**
          * The longest the dwell grows to after rollbacks.
@@ -435,50 +374,35 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * @param trial not negative
          * @return this builder
          */
-        public Builder trial(Duration trial) {
-            this.trial = trial;
-            return this;
-        }
+        public Builder trial(Duration trial) { this.trial = trial; return this; }
 
         /**
          * How much worse a trial may do at comparable load before it is rolled back (0.15 = 15%).
          * @param trialTolerance the tolerance
          * @return this builder
          */
-        public Builder trialTolerance(double trialTolerance) {
-            this.trialTolerance = trialTolerance;
-            return this;
-        }
+        public Builder trialTolerance(double trialTolerance) { this.trialTolerance = trialTolerance; return this; }
 
         /**
          * Rollbacks within an hour that suspend changes.
          * @param suppressAfterRollbacks at least 1
          * @return this builder
          */
-        public Builder suppressAfterRollbacks(int suppressAfterRollbacks) {
-            this.suppressAfterRollbacks = suppressAfterRollbacks;
-            return this;
-        }
+        public Builder suppressAfterRollbacks(int suppressAfterRollbacks) { this.suppressAfterRollbacks = suppressAfterRollbacks; return this; }
 
         /**
          * How long changes stay suspended.
          * @param suppression the suspension
          * @return this builder
          */
-        public Builder suppression(Duration suppression) {
-            this.suppression = suppression;
-            return this;
-        }
+        public Builder suppression(Duration suppression) { this.suppression = suppression; return this; }
 
         /**
          * The switch budget: most automatic switches in any hour.
          * @param maxSwitchesPerHour at least 1
          * @return this builder
          */
-        public Builder maxSwitchesPerHour(int maxSwitchesPerHour) {
-            this.maxSwitchesPerHour = maxSwitchesPerHour;
-            return this;
-        }
+        public Builder maxSwitchesPerHour(int maxSwitchesPerHour) { this.maxSwitchesPerHour = maxSwitchesPerHour; return this; }
 
         /**
          * When the policy moves callers to blocking POOLED connections; only for a template whose
@@ -486,15 +410,9 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
          * @param blockingPool the settings, or {@code null} for no such move
          * @return this builder
          */
-        public Builder blockingPool(@Nullable BlockingPool blockingPool) {
-            this.blockingPool = blockingPool;
-            return this;
-        }
+        public Builder blockingPool(@Nullable BlockingPool blockingPool) { this.blockingPool = blockingPool; return this; }
 
-        /**
-         * The blocking pool set so far.
-         * @return the settings, or {@code null} if there is none
-         */
+        /** {@return the blocking pool set so far, or {@code null} if there is none} */
         public @Nullable BlockingPool blockingPool() {
             return this.blockingPool;
         }
