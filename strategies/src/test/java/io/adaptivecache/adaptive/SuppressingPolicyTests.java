@@ -1,0 +1,58 @@
+package io.adaptivecache.adaptive;
+
+import java.time.Duration;
+
+import io.adaptivecache.strategy.SelectorType;
+import io.adaptivecache.strategy.StrategySpec;
+import org.junit.jupiter.api.Test;
+
+import static io.adaptivecache.adaptive.Windows.SECOND;
+import static io.adaptivecache.adaptive.Windows.window;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Suppression after repeated rollbacks, alone, around a scripted policy, on a fake clock. */
+class SuppressingPolicyTests {
+
+    private static final StrategySpec MULTI = StrategySpec.multi(2, SelectorType.ROUND_ROBIN);
+    private static final long MINUTE = 60 * SECOND;
+
+    private final ScriptedPolicy inner = new ScriptedPolicy();
+    private final SuppressingPolicy suppressing = new SuppressingPolicy(3, Duration.ofMinutes(10), this.inner);
+
+    private Decision rollbackAt(long now) {
+        this.inner.proposing(StrategySpec.single(), DecisionReason.ROLLBACK);
+        return this.suppressing.decide(window(now, MULTI, 50_000, 8), now);
+    }
+
+    private Decision steadyAt(long now) {
+        this.inner.staying(DecisionReason.STEADY);
+        return this.suppressing.decide(window(now, MULTI, 50_000, 8), now);
+    }
+
+    @Test
+    void theThirdRollbackWithinAnHourSuspendsChangesForTheSuppression() {
+        rollbackAt(MINUTE);
+        rollbackAt(20 * MINUTE);
+        assertThat(steadyAt(21 * MINUTE).reason()).as("two rollbacks suspend nothing").isEqualTo(DecisionReason.STEADY);
+        assertThat(rollbackAt(40 * MINUTE).reason()).as("the rollback itself passes").isEqualTo(DecisionReason.ROLLBACK);
+        int seen = this.inner.windowsSeen;
+
+        Decision suppressed = steadyAt(41 * MINUTE);
+        assertThat(suppressed.reason()).isEqualTo(DecisionReason.SUPPRESSED);
+        assertThat(suppressed.evidence()).isEqualTo("changes suspended after 3 rollbacks within an hour");
+        assertThat(this.inner.windowsSeen).as("the layers within see no window while suppressed").isEqualTo(seen);
+        assertThat(this.suppressing.isSuppressed(50 * MINUTE - 1)).isTrue();
+        assertThat(this.suppressing.isSuppressed(50 * MINUTE)).isFalse();
+        assertThat(steadyAt(50 * MINUTE).reason()).isEqualTo(DecisionReason.STEADY);
+    }
+
+    @Test
+    void rollbacksMoreThanAnHourApartSuspendNothing() {
+        rollbackAt(MINUTE);
+        rollbackAt(62 * MINUTE);
+        rollbackAt(123 * MINUTE);
+
+        assertThat(steadyAt(124 * MINUTE).reason()).isEqualTo(DecisionReason.STEADY);
+        assertThat(this.suppressing.isSuppressed(124 * MINUTE)).isFalse();
+    }
+}
