@@ -11,7 +11,7 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.RedisServer;
+import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.testservers.RedisServerExtension;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.Test;
