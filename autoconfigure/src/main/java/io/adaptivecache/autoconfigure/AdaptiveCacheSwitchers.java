@@ -99,7 +99,7 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
      */
     void start(CacheTemplateManagement template) {
         TemplateSettings settings = settingsOf(template.name());
-        StrategyPolicy policy = this.policies.policyFor(settings, template.pooledConnectionsBlock());
+        StrategyPolicy policy = this.policies.policyFor(settings, template.stats().pooledConnectionsBlock());
         StrategySwitcher switcher = new StrategySwitcher(template, policy, settings.window(), settings.mode(), settings.pinned(),
                 System::nanoTime, Clock.systemUTC(), this::publish, settings.connectionLimit(), settings.historyWindows());
         this.switchers.put(template.name(), switcher);

@@ -37,7 +37,7 @@ public class CacheTemplatesLifecycle implements SmartLifecycle {
     @Override
     public void start() {
         for (ManagedCacheTemplate template : current()) {
-            if (!template.isRunning()) {
+            if (!template.stats().running()) {
                 template.start();
             }
             this.switchers.start(template);

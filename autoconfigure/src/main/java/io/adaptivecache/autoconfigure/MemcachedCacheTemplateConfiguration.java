@@ -1,6 +1,7 @@
 package io.adaptivecache.autoconfigure;
 
 
+import io.adaptivecache.management.CallInterceptor;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.memcached.MemcachedDriver;
@@ -28,12 +29,13 @@ class MemcachedCacheTemplateConfiguration {
     ManagedCacheTemplate memcachedCacheTemplate(AdaptiveCacheMemcachedProperties memcached,
             ObjectProvider<MemcachedConnectionFactoryCustomizer> factoryCustomizers,
             ObjectProvider<XMemcachedClientBuilderCustomizer> xmemcachedCustomizers,
-            ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards, ResourceLoader resourceLoader) {
+            ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards,
+            ObjectProvider<CallInterceptor> interceptors, ResourceLoader resourceLoader) {
         // The properties were checked when bound; the driver's presence depends on the classpath.
         MemcachedDriver driver = driver(memcached.getDriver(), resourceLoader.getClassLoader());
         MemcachedCacheTemplates.Builder builder = MemcachedCacheTemplates.builder().driver(driver)
                 .servers(memcached.serverAddresses(PREFIX)).protocol(memcached.getProtocol());
-        TemplateBuilders.applyCommon(builder, memcached, guards, poolCustomizers);
+        TemplateBuilders.applyCommon(builder, memcached, guards, poolCustomizers, interceptors);
         // Each driver's customizers name its own classes; only the chosen driver's are touched.
         if (driver == MemcachedDriver.XMEMCACHED) {
             XMemcachedCustomizers.apply(builder, xmemcachedCustomizers);

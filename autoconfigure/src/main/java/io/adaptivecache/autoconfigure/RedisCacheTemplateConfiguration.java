@@ -1,5 +1,6 @@
 package io.adaptivecache.autoconfigure;
 
+import io.adaptivecache.management.CallInterceptor;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.AbstractRedisTemplateBuilder;
 import io.adaptivecache.redis.RedisCacheTemplates;
@@ -29,6 +30,7 @@ class RedisCacheTemplateConfiguration {
             ObjectProvider<RedisClientOptionsCustomizer> optionsCustomizers,
             ObjectProvider<RedisClientResourcesCustomizer> resourcesCustomizers,
             ObjectProvider<CachePoolCustomizer> poolCustomizers, ObjectProvider<CacheCallGuards> guards,
+            ObjectProvider<CallInterceptor> interceptors,
             ObjectProvider<SslBundles> sslBundles) {
         AbstractRedisTemplateBuilder<?> builder = connection.isCluster() ? RedisClusterSettings.builder(redis, connection)
                 : standalone(redis, connection, sslBundles);
@@ -36,7 +38,7 @@ class RedisCacheTemplateConfiguration {
             pooledDriver(redis, true);
         }
         // The properties were checked when bound; what is checked here depends on the classpath, the machine or the context.
-        TemplateBuilders.applyCommon(builder, redis, guards, poolCustomizers);
+        TemplateBuilders.applyCommon(builder, redis, guards, poolCustomizers, interceptors);
         builder.credentialsSource(connection.credentialsSource());
         builder.transport(transport(redis));
         builder.clientOptions(options -> connection.sslOptions(sslBundles).ifPresent(options::sslOptions));

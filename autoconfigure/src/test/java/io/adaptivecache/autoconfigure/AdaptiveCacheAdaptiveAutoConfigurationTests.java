@@ -234,7 +234,7 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
 
             assertThat(registry.get("adaptive.cache.commands").tags("template", "redis", "command", "get", "outcome", "success",
                     "strategy", "multi").timer().count()).isEqualTo(2);
-            assertThat(registry.get("adaptive.cache.connections.open").gauge().value()).isEqualTo(template.openConnections());
+            assertThat(registry.get("adaptive.cache.connections.open").gauge().value()).isEqualTo(template.stats().openConnections());
             assertThat(registry.get("adaptive.cache.strategy.active").tag("strategy", "multi").gauge().value()).isEqualTo(1);
 
             context.getBean(AdaptiveCacheSwitchers.class).get("redis").pin(StrategySpec.single());

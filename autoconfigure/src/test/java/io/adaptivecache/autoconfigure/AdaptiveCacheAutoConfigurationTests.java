@@ -46,11 +46,11 @@ class AdaptiveCacheAutoConfigurationTests {
             assertThat(context).hasBean("redisCacheTemplate").hasBean("memcachedCacheTemplate");
             assertThat(context.getBeansOfType(CacheTemplate.class)).hasSize(2);
             ManagedCacheTemplate redisTemplate = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
-            assertThat(redisTemplate.isRunning()).isTrue();
-            assertThat(redisTemplate.activeStrategy()).isEqualTo(StrategySpec.multi());
+            assertThat(redisTemplate.stats().running()).isTrue();
+            assertThat(redisTemplate.stats().activeStrategy()).isEqualTo(StrategySpec.multi());
             assertThat(redisTemplate.name()).isEqualTo("redis");
             ManagedCacheTemplate memcachedTemplate = context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
-            assertThat(memcachedTemplate.activeStrategy()).isEqualTo(StrategySpec.multi());
+            assertThat(memcachedTemplate.stats().activeStrategy()).isEqualTo(StrategySpec.multi());
             redisTemplate.set("auto:k", new byte[] {1}, Duration.ZERO);
             assertThat(redisTemplate.get("auto:k")).containsExactly(1);
         });
@@ -78,14 +78,14 @@ class AdaptiveCacheAutoConfigurationTests {
                 "adaptive-cache.memcached.strategy.multi.selector=thread-affinity", "adaptive-cache.memcached.protocol=text",
                 "adaptive-cache.memcached.item-size-max=64KB").run(context -> {
                     ManagedCacheTemplate redisTemplate = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
-                    assertThat(redisTemplate.activeStrategy())
+                    assertThat(redisTemplate.stats().activeStrategy())
                             .isEqualTo(StrategySpec.pooled(new PoolSettings(3, 2, 1, Duration.ofMillis(750))));
-                    assertThat(redisTemplate.inputRules().maxKeyBytes()).isEqualTo(32);
-                    assertThat(redisTemplate.inputRules().maxValueBytes()).isEqualTo(1024);
+                    assertThat(redisTemplate.stats().inputRules().maxKeyBytes()).isEqualTo(32);
+                    assertThat(redisTemplate.stats().inputRules().maxValueBytes()).isEqualTo(1024);
                     ManagedCacheTemplate memcachedTemplate = context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
-                    assertThat(memcachedTemplate.activeStrategy()).isEqualTo(StrategySpec.multi(3, SelectorType.THREAD_AFFINITY));
-                    assertThat(memcachedTemplate.openConnections()).isEqualTo(3);
-                    assertThat(memcachedTemplate.inputRules().maxValueBytes()).isEqualTo(64 * 1024 - 512);
+                    assertThat(memcachedTemplate.stats().activeStrategy()).isEqualTo(StrategySpec.multi(3, SelectorType.THREAD_AFFINITY));
+                    assertThat(memcachedTemplate.stats().openConnections()).isEqualTo(3);
+                    assertThat(memcachedTemplate.stats().inputRules().maxValueBytes()).isEqualTo(64 * 1024 - 512);
                 });
     }
 
@@ -115,14 +115,14 @@ class AdaptiveCacheAutoConfigurationTests {
         this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.strategy.type=pooled")
                 .run(context -> {
                     ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
-                    assertThat(template.pooledConnectionsBlock()).as("Jedis, the default driver with Jedis on the class path").isTrue();
+                    assertThat(template.stats().pooledConnectionsBlock()).as("Jedis, the default driver with Jedis on the class path").isTrue();
                     template.set("jedis:k", new byte[] {5}, Duration.ZERO);
                     assertThat(template.getAsync("jedis:k").join()).containsExactly(5);
-                    assertThat(template.openConnections()).as("the pool's connection and the async lane").isEqualTo(2);
+                    assertThat(template.stats().openConnections()).as("the pool's connection and the async lane").isEqualTo(2);
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.pooled-driver=lettuce",
                 "adaptive-cache.redis.strategy.type=pooled").run(context -> assertThat(context.getBean("redisCacheTemplate",
-                        ManagedCacheTemplate.class).pooledConnectionsBlock()).isFalse());
+                        ManagedCacheTemplate.class).stats().pooledConnectionsBlock()).isFalse());
     }
 
     @Test
@@ -130,7 +130,7 @@ class AdaptiveCacheAutoConfigurationTests {
         this.contextRunner.withUserConfiguration(UserTemplateConfiguration.class).run(context -> {
             ManagedCacheTemplate template = context.getBean("memcachedCacheTemplate", ManagedCacheTemplate.class);
             assertThat(template.name()).isEqualTo("users-own");
-            assertThat(template.isRunning()).as("started by the lifecycle too").isTrue();
+            assertThat(template.stats().running()).as("started by the lifecycle too").isTrue();
         });
     }
 
@@ -206,7 +206,7 @@ class AdaptiveCacheAutoConfigurationTests {
         this.contextRunner.withClassLoader(new FilteredClassLoader(GenericObjectPool.class))
                 .withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).activeStrategy())
+                    assertThat(context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).stats().activeStrategy())
                             .isEqualTo(StrategySpec.single());
                 });
     }
@@ -222,7 +222,7 @@ class AdaptiveCacheAutoConfigurationTests {
         int redisBefore = redis.server().connectedClients();
         int memcachedBefore = memcached.server().currentConnections();
         this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {
-            assertThat(context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).openConnections()).isEqualTo(1);
+            assertThat(context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).stats().openConnections()).isEqualTo(1);
         });
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> redis.server().connectedClients() == redisBefore
                 && memcached.server().currentConnections() == memcachedBefore);

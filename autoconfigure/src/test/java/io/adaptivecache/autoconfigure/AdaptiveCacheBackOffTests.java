@@ -84,7 +84,7 @@ class AdaptiveCacheBackOffTests {
             assertThat(context.getBean("redisCacheTemplate")).isSameAs(users);
             assertThat(templateNames(context.getBeansOfType(ManagedCacheTemplate.class))).containsExactlyInAnyOrder("users-redis",
                     "memcached");
-            assertThat(users.isRunning()).as("started by the lifecycle like its own").isTrue();
+            assertThat(users.stats().running()).as("started by the lifecycle like its own").isTrue();
         });
     }
 
@@ -97,7 +97,7 @@ class AdaptiveCacheBackOffTests {
             assertThat(context.getBean("memcachedCacheTemplate")).isSameAs(users);
             assertThat(templateNames(context.getBeansOfType(ManagedCacheTemplate.class))).containsExactlyInAnyOrder("redis",
                     "users-memcached");
-            assertThat(users.isRunning()).isTrue();
+            assertThat(users.stats().running()).isTrue();
         });
     }
 

@@ -77,9 +77,9 @@ class AdaptiveCacheDegradedStartTests {
             for (int i = 0; i < 100; i++) {
                 template.get("degraded:" + i);
             }
-            assertThat(template.degradedReads()).isEqualTo(101);
-            assertThat(template.skippedWrites()).isEqualTo(1);
-            assertThat(template.guardStatus().circuitState()).as("refused calls do not open the breaker").isEqualTo("CLOSED");
+            assertThat(template.stats().degradedReads()).isEqualTo(101);
+            assertThat(template.stats().skippedWrites()).isEqualTo(1);
+            assertThat(template.stats().guardStatus().circuitState()).as("refused calls do not open the breaker").isEqualTo("CLOSED");
 
             WebEndpointResponse<Object> pin = new AdaptiveCacheEndpointWebExtension(context.getBean(AdaptiveCacheEndpoint.class))
                     .control("redis", "pin", "single", null);
@@ -97,7 +97,7 @@ class AdaptiveCacheDegradedStartTests {
             assertThat(up.getDetails()).containsEntry("strategy", StrategySpec.multi(2, SelectorType.ROUND_ROBIN).toString())
                     .doesNotContainKey("lastFailure");
             assertThat(redis.connectedClients()).as("the configured MULTI(2) and nothing the refused pin opened").isEqualTo(2);
-            assertThat(template.degradedReads()).isEqualTo(101);
+            assertThat(template.stats().degradedReads()).isEqualTo(101);
             // The line saying it connected is INFO, which these tests' logging (WARN and above) does not print.
             assertThat(occurrences(output.toString(), "started without its server")).as("one WARN at startup").isEqualTo(1);
         });
@@ -112,7 +112,7 @@ class AdaptiveCacheDegradedStartTests {
                     assertThat(context).hasNotFailed();
                     ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     await("three retries").atMost(Duration.ofSeconds(10))
-                            .until(() -> template.pendingConnection().orElseThrow().attempts() >= 4);
+                            .until(() -> template.stats().pendingConnection().orElseThrow().attempts() >= 4);
                     Health health = health(context, "redis");
                     WebEndpointResponse<Object> pin = new AdaptiveCacheEndpointWebExtension(context.getBean(AdaptiveCacheEndpoint.class))
                             .control("redis", "trial", "single", null);
@@ -145,8 +145,8 @@ class AdaptiveCacheDegradedStartTests {
 
             assertThat(template.get("degraded:k")).isNull();
             template.set("degraded:k", bytes("skipped"), Duration.ZERO);
-            assertThat(template.degradedReads()).isEqualTo(1);
-            assertThat(template.skippedWrites()).isEqualTo(1);
+            assertThat(template.stats().degradedReads()).isEqualTo(1);
+            assertThat(template.stats().skippedWrites()).isEqualTo(1);
 
             this.server.restart();
 

@@ -304,8 +304,8 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check(p + ".adaptive.blocking-pool.large-value-size", "32KB", 32L * 1024, context -> blockingPool(context).largeValueBytes());
         s.check(p + ".adaptive.blocking-pool.max-round-trip", "750us", Duration.ofNanos(750_000),
                 context -> blockingPool(context).maxRoundTrip());
-        s.check(p + ".max-key-size", "8KB", 8 * 1024, context -> template(context, "redis").inputRules().maxKeyBytes());
-        s.check(p + ".max-value-size", "64MB", 64 * 1024 * 1024, context -> template(context, "redis").inputRules().maxValueBytes());
+        s.check(p + ".max-key-size", "8KB", 8 * 1024, context -> template(context, "redis").stats().inputRules().maxKeyBytes());
+        s.check(p + ".max-value-size", "64MB", 64 * 1024 * 1024, context -> template(context, "redis").stats().inputRules().maxValueBytes());
         return s;
     }
 
@@ -319,9 +319,9 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check(p + ".client-name", "props-host", true, context -> aclRedis.clientNames().contains("props-host"));
         s.check(p + ".username", "alice", true, context -> clientListOf(aclRedis).contains(" user=alice "));
         s.check(p + ".password", REDIS_PASSWORD, true, context -> roundTrip(template(context, "redis")));
-        s.check(p + ".adaptive.initial", "pooled", StrategyType.POOLED, context -> template(context, "redis").activeStrategy().type());
+        s.check(p + ".adaptive.initial", "pooled", StrategyType.POOLED, context -> template(context, "redis").stats().activeStrategy().type());
         s.check(p + ".adaptive.blocking-pool.enabled", "false", true,
-                context -> template(context, "redis").pooledConnectionsBlock() && blockingPool(context) == null);
+                context -> template(context, "redis").stats().pooledConnectionsBlock() && blockingPool(context) == null);
         return s;
     }
 
@@ -330,7 +330,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
         Scenario s = new Scenario("redis: pinned MULTI, POOLED on Lettuce, no circuit breaker").set("adaptive-cache.memcached.enabled",
                 "false").set(p + ".url", redis.uri());
         multiWithoutBreaker(s, "redis");
-        s.check(p + ".pooled-driver", "lettuce", false, context -> template(context, "redis").pooledConnectionsBlock());
+        s.check(p + ".pooled-driver", "lettuce", false, context -> template(context, "redis").stats().pooledConnectionsBlock());
         // Lettuce's settings, read from the client the template runs on.
         s.check(p + ".timeout", "1500ms", Duration.ofMillis(1500), context -> {
             TimeoutOptions.TimeoutSource source = redisOptions(context).getTimeoutOptions().getSource();
@@ -399,16 +399,16 @@ class AdaptiveCachePropertiesReachComponentsTests {
         Scenario s = new Scenario("redis: a cluster, reading from replicas").set("adaptive-cache.memcached.enabled", "false");
         // Reads go to replicas here, which see a write a moment later: the nodes are proved by a write to each master.
         s.check(p + ".nodes", cluster.cluster().seedAddresses(), true, context -> {
-            template(context, "redis").nodeSensors().orElseThrow();
+            template(context, "redis").nodes().orElseThrow().sensors();
             for (RedisServer master : cluster.cluster().masters()) {
                 template(context, "redis").set(cluster.cluster().keyOn(master, "props:nodes:"), new byte[] {1}, Duration.ZERO);
             }
             return true;
         });
         s.check(p + ".node-breaker.failure-threshold", "4", 4,
-                context -> template(context, "redis").nodeSensors().orElseThrow().breakerSettings().failureThreshold());
+                context -> template(context, "redis").nodes().orElseThrow().sensors().breakerSettings().failureThreshold());
         s.check(p + ".node-breaker.open-duration", "1500ms", Duration.ofMillis(1500),
-                context -> template(context, "redis").nodeSensors().orElseThrow().breakerSettings().openDuration());
+                context -> template(context, "redis").nodes().orElseThrow().sensors().breakerSettings().openDuration());
         s.check(p + ".read-from", "replica", true, context -> {
             RedisServer master = cluster.cluster().masters().get(0);
             RedisServer replica = cluster.cluster().replicaOf(master);
@@ -449,7 +449,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check(p + ".operation-queue-size", "4000", 4000,
                 context -> spymemcachedFactory(context).createOperationQueue().remainingCapacity());
         // Less the 512 bytes of item header memcached keeps beside the value (MemcachedCacheTemplates.ITEM_OVERHEAD_BYTES).
-        s.check(p + ".item-size-max", "512KB", 512 * 1024 - 512, context -> template(context, "memcached").inputRules().maxValueBytes());
+        s.check(p + ".item-size-max", "512KB", 512 * 1024 - 512, context -> template(context, "memcached").stats().inputRules().maxValueBytes());
         return s;
     }
 
@@ -486,7 +486,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
             return observed.contains("adaptive.cache.call");
         });
         s.check("adaptive-cache.memcached.adaptive.initial", "single", StrategySpec.single(),
-                context -> template(context, "memcached").activeStrategy());
+                context -> template(context, "memcached").stats().activeStrategy());
         return s;
     }
 
@@ -572,12 +572,12 @@ class AdaptiveCachePropertiesReachComponentsTests {
         String p = "adaptive-cache." + template;
         PoolSettings pool = new PoolSettings(6, 5, 1, Duration.ofMillis(750));
         s.check(p + ".strategy.type", "pooled", StrategySpec.pooled(pool), context -> switcher(context, template).state().pinned());
-        s.check(p + ".strategy.pool.max-total", "6", 6, context -> template(context, template).activeStrategy().pool().maxTotal());
-        s.check(p + ".strategy.pool.max-idle", "5", 5, context -> template(context, template).activeStrategy().pool().maxIdle());
-        s.check(p + ".strategy.pool.min-idle", "1", 1, context -> template(context, template).activeStrategy().pool().minIdle());
+        s.check(p + ".strategy.pool.max-total", "6", 6, context -> template(context, template).stats().activeStrategy().pool().maxTotal());
+        s.check(p + ".strategy.pool.max-idle", "5", 5, context -> template(context, template).stats().activeStrategy().pool().maxIdle());
+        s.check(p + ".strategy.pool.min-idle", "1", 1, context -> template(context, template).stats().activeStrategy().pool().minIdle());
         s.check(p + ".strategy.pool.max-wait", "750ms", Duration.ofMillis(750),
-                context -> template(context, template).activeStrategy().pool().maxWait());
-        s.check(p + ".drain-timeout", "4s", Duration.ofSeconds(4), context -> template(context, template).drainTimeout());
+                context -> template(context, template).stats().activeStrategy().pool().maxWait());
+        s.check(p + ".drain-timeout", "4s", Duration.ofSeconds(4), context -> template(context, template).stats().drainTimeout());
 
         s.check(p + ".adaptive.mode", "advise", AdaptiveMode.ADVISE, context -> switcher(context, template).state().mode());
         s.check(p + ".adaptive.window", "1500ms", Duration.ofMillis(1500), context -> switcher(context, template).window());
@@ -590,11 +590,11 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check(p + ".adaptive.max-switches-per-hour", "9", 9, context -> policy(context, template).maxSwitchesPerHour());
 
         String r = p + ".resilience";
-        s.check(r + ".on-failure", "degrade", CacheFailureMode.DEGRADE, context -> template(context, template).failureMode());
+        s.check(r + ".on-failure", "degrade", CacheFailureMode.DEGRADE, context -> template(context, template).stats().failureMode());
         String breakerName = "props-" + template + "-breaker";
         s.check(r + ".circuit-breaker.name", breakerName, true,
                 context -> guards(context).circuitBreakers().find(breakerName).isPresent()
-                        && breakerName.equals(template(context, template).guardStatus().circuitBreaker()));
+                        && breakerName.equals(template(context, template).stats().guardStatus().circuitBreaker()));
         s.check(r + ".circuit-breaker.failure-rate-threshold", "40", 40f, context -> breaker(context, breakerName).getFailureRateThreshold());
         s.check(r + ".circuit-breaker.slow-call-rate-threshold", "70", 70f,
                 context -> breaker(context, breakerName).getSlowCallRateThreshold());
@@ -623,11 +623,11 @@ class AdaptiveCachePropertiesReachComponentsTests {
     private static void multiWithoutBreaker(Scenario s, String template) {
         String p = "adaptive-cache." + template;
         s.check(p + ".strategy.type", "multi", StrategyType.MULTI, context -> switcher(context, template).state().pinned().type());
-        s.check(p + ".strategy.multi.connections", "3", 3, context -> template(context, template).activeStrategy().connections());
+        s.check(p + ".strategy.multi.connections", "3", 3, context -> template(context, template).stats().activeStrategy().connections());
         s.check(p + ".strategy.multi.selector", "least-in-flight", SelectorType.LEAST_IN_FLIGHT,
-                context -> template(context, template).activeStrategy().selector());
+                context -> template(context, template).stats().activeStrategy().selector());
         s.check(p + ".resilience.circuit-breaker.enabled", "false", GuardStatus.UNGUARDED,
-                context -> template(context, template).guardStatus());
+                context -> template(context, template).stats().guardStatus());
     }
 
     private static ManagedCacheTemplate template(ApplicationContext context, String name) {

@@ -3,6 +3,7 @@ package io.adaptivecache.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
+import io.adaptivecache.management.TemplateNodes;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
@@ -75,12 +76,12 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
                 "adaptive-cache.redis.cluster.node-breaker.failure-threshold=3",
                 "adaptive-cache.redis.cluster.node-breaker.open-duration=2s").run(context -> {
                     ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
-                    assertThat(template.nodeSensors().orElseThrow().breakerSettings())
+                    assertThat(template.nodes().orElseThrow().sensors().breakerSettings())
                             .isEqualTo(new io.adaptivecache.metrics.NodeBreaker.Settings(3, Duration.ofSeconds(2)));
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes()).run(context -> {
             ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
-            assertThat(template.nodeSensors().orElseThrow().breakerSettings())
+            assertThat(template.nodes().orElseThrow().sensors().breakerSettings())
                     .isEqualTo(io.adaptivecache.metrics.NodeBreaker.Settings.DEFAULTS);
         });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes(),
@@ -104,7 +105,7 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
     void springDataRedisClusterSettingsShouldBeUsedWhenAdaptiveCacheHasNone() {
         this.contextRunner.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes()).run(context -> {
             ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
-            assertThat(template.nodeSensors()).isPresent();
+            assertThat(template.nodes().map(TemplateNodes::sensors)).isPresent();
             template.set("spring-data:k", new byte[] {2}, Duration.ZERO);
             assertThat(template.get("spring-data:k")).containsExactly(2);
         });

@@ -49,12 +49,12 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
     void byDefaultEveryCallShouldPassAClosedBreakerAndFailuresReachTheCaller() {
         this.contextRunner.run(context -> {
             ManagedCacheTemplate template = redisTemplate(context);
-            GuardStatus guard = template.guardStatus();
+            GuardStatus guard = template.stats().guardStatus();
             assertThat(guard.circuitBreaker()).isEqualTo("adaptive-cache-redis");
             assertThat(guard.circuitState()).isEqualTo("CLOSED");
             assertThat(guard.retry()).isFalse();
             assertThat(guard.bulkheadAvailable()).isEqualTo(-1);
-            assertThat(template.failureMode()).isEqualTo(CacheFailureMode.FAIL_FAST);
+            assertThat(template.stats().failureMode()).isEqualTo(CacheFailureMode.FAIL_FAST);
         });
     }
 
@@ -65,16 +65,16 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
                 "adaptive-cache.redis.resilience.retry.enabled=true", "adaptive-cache.redis.resilience.bulkhead.enabled=true",
                 "adaptive-cache.redis.resilience.bulkhead.max-concurrent-calls=5").run(context -> {
                     ManagedCacheTemplate template = redisTemplate(context);
-                    GuardStatus guard = template.guardStatus();
+                    GuardStatus guard = template.stats().guardStatus();
                     assertThat(guard.circuitBreaker()).isEqualTo("orders-cache");
                     assertThat(guard.retry()).isTrue();
                     assertThat(guard.bulkheadAvailable()).isEqualTo(5);
-                    assertThat(template.failureMode()).isEqualTo(CacheFailureMode.DEGRADE);
+                    assertThat(template.stats().failureMode()).isEqualTo(CacheFailureMode.DEGRADE);
                     template.set("guarded:k", new byte[] { 1 }, Duration.ZERO);
                     assertThat(template.get("guarded:k")).containsExactly(1);
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.resilience.circuit-breaker.enabled=false")
-                .run(context -> assertThat(redisTemplate(context).guardStatus()).isEqualTo(GuardStatus.UNGUARDED));
+                .run(context -> assertThat(redisTemplate(context).stats().guardStatus()).isEqualTo(GuardStatus.UNGUARDED));
     }
 
     @Test
@@ -87,11 +87,11 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
 
                     applications.transitionToForcedOpenState();
 
-                    assertThat(template.guardStatus().circuitState()).isEqualTo("FORCED_OPEN");
+                    assertThat(template.stats().guardStatus().circuitState()).isEqualTo("FORCED_OPEN");
                     assertThat(template.get("degrade:k")).as("an open circuit degrades to a miss").isNull();
                     template.set("degrade:k", new byte[] { 2 }, Duration.ZERO);
-                    assertThat(template.degradedReads()).isEqualTo(1);
-                    assertThat(template.skippedWrites()).isEqualTo(1);
+                    assertThat(template.stats().degradedReads()).isEqualTo(1);
+                    assertThat(template.stats().skippedWrites()).isEqualTo(1);
                     AdaptiveCacheEndpoint.ResilienceDescriptor shown = context.getBean(AdaptiveCacheEndpoint.class).template("redis")
                             .resilience();
                     assertThat(shown.circuitState()).isEqualTo("FORCED_OPEN");
@@ -121,7 +121,7 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
     void withoutResilience4jTheTemplateShouldBeUnguardedAndRetryRequestsShouldFailClearly() {
         ApplicationContextRunner withoutResilience4j = this.contextRunner
                 .withClassLoader(new FilteredClassLoader("io.github.resilience4j"));
-        withoutResilience4j.run(context -> assertThat(redisTemplate(context).guardStatus()).isEqualTo(GuardStatus.UNGUARDED));
+        withoutResilience4j.run(context -> assertThat(redisTemplate(context).stats().guardStatus()).isEqualTo(GuardStatus.UNGUARDED));
         withoutResilience4j.withPropertyValues("adaptive-cache.redis.resilience.retry.enabled=true").run(context -> {
             assertThat(context).hasFailed();
             assertThat(analyze(context.getStartupFailure()).getDescription())

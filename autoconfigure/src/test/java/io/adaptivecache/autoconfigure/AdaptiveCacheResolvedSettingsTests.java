@@ -53,7 +53,7 @@ class AdaptiveCacheResolvedSettingsTests {
                     assertThat(settings.initial()).isEqualTo(unsetMulti);
                     assertThat(settings.pinned()).as("a type other than adaptive pins its strategy").isEqualTo(unsetMulti);
                     StrategySwitcher switcher = context.getBean(AdaptiveCacheSwitchers.class).get("redis");
-                    assertThat(switcher.template().activeStrategy()).as("the builder's strategy").isEqualTo(settings.initial());
+                    assertThat(switcher.template().stats().activeStrategy()).as("the builder's strategy").isEqualTo(settings.initial());
                     assertThat(switcher.state().pinned()).as("the switcher's pin").isEqualTo(settings.pinned());
                     assertThat(switcher.connectionLimit()).isEqualTo(7).isEqualTo(settings.connectionLimit());
                     assertThat(switcher.windowHistoryCapacity()).isEqualTo(settings.historyWindows());
@@ -90,7 +90,7 @@ class AdaptiveCacheResolvedSettingsTests {
                             .isEqualTo("spring.data.redis.username and spring.data.redis.password");
                     uri.setDatabase(5);
                     assertThat(connection.standaloneUri().getDatabase()).as("a copy: the resolved value does not change").isEqualTo(3);
-                    assertThat(context.getBean(AdaptiveCacheSwitchers.class).get("redis").template().isConnected()).isTrue();
+                    assertThat(context.getBean(AdaptiveCacheSwitchers.class).get("redis").template().stats().connected()).isTrue();
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "spring.data.redis.host=elsewhere")
                 .run(context -> assertThat(context.getBean(ResolvedRedisConnection.class).credentialsSource())

@@ -56,7 +56,7 @@ class AdaptiveCacheStrategyPolicyTests {
                     // The history gets its event once the switch has returned (after the old strategy's drain), a
                     // moment after the new strategy went live: wait for both.
                     Awaitility.await("the switch the user's policy asked for").atMost(Duration.ofSeconds(10))
-                            .until(() -> redisTemplate.activeStrategy().equals(StrategySpec.single())
+                            .until(() -> redisTemplate.stats().activeStrategy().equals(StrategySpec.single())
                                     && !switchers.get("redis").state().history().isEmpty());
                     assertThat(switchers.get("redis").state().history()).isNotEmpty()
                             .allSatisfy(event -> assertThat(event.evidence()).isEqualTo("the user's policy"));

@@ -53,12 +53,12 @@ class UserTemplateBeanTests {
         this.contextRunner.withUserConfiguration(Sessions.class).run(context -> {
             assertThat(context).hasNotFailed();
             sessions.set(context.getBean("sessions", ManagedCacheTemplate.class));
-            assertThat(sessions.get().isRunning()).as("the bean method only built it: the context started it").isTrue();
+            assertThat(sessions.get().stats().running()).as("the bean method only built it: the context started it").isTrue();
             sessions.get().set("sessions:lifecycle", new byte[] { 1 }, Duration.ZERO);
             assertThat(sessions.get().get("sessions:lifecycle")).containsExactly(1);
         });
         // The bean has no destroy method (Sessions), so only the starter's lifecycle can have closed it.
-        assertThat(sessions.get().isRunning()).as("closed when the context stopped").isFalse();
+        assertThat(sessions.get().stats().running()).as("closed when the context stopped").isFalse();
     }
 
     @Test
@@ -76,8 +76,8 @@ class UserTemplateBeanTests {
             AdaptiveCacheEndpoint.TemplateDescriptor pinned = endpoint.control("sessions", "pin", "multi", 2);
 
             assertThat(pinned.strategy()).startsWith("MULTI(");
-            assertThat(sessions.activeStrategy().type()).as("the live strategy of the user's template").isEqualTo(StrategyType.MULTI);
-            assertThat(sessions.activeStrategy().connections()).isEqualTo(2);
+            assertThat(sessions.stats().activeStrategy().type()).as("the live strategy of the user's template").isEqualTo(StrategyType.MULTI);
+            assertThat(sessions.stats().activeStrategy().connections()).isEqualTo(2);
             assertThat(switchers.get("redis").state().pinned()).as("the auto-configured template's switcher is another one")
                     .isNull();
             sessions.set("sessions:after-pin", new byte[] { 2 }, Duration.ZERO);
@@ -93,7 +93,7 @@ class UserTemplateBeanTests {
             context.getBean("adaptiveCacheMeterBinder", MeterBinder.class).bindTo(registry);
             ManagedCacheTemplate sessions = context.getBean("sessions", ManagedCacheTemplate.class);
             assertThat(registry.get("adaptive.cache.connections.open").tags("template", "sessions", "backend", "redis").gauge().value())
-                    .isEqualTo(sessions.openConnections()).isEqualTo(1);
+                    .isEqualTo(sessions.stats().openConnections()).isEqualTo(1);
             assertThat(registry.get("adaptive.cache.strategy.active").tags("template", "sessions", "strategy", "single").gauge().value())
                     .isEqualTo(1);
 
@@ -129,7 +129,7 @@ class UserTemplateBeanTests {
         this.contextRunner.withUserConfiguration(Archive.class).run(context -> {
             assertThat(context).hasNotFailed();
             ManagedCacheTemplate archive = (ManagedCacheTemplate) context.getBean("archive", CacheTemplate.class);
-            assertThat(archive.isRunning()).isTrue();
+            assertThat(archive.stats().running()).isTrue();
             assertThat(context.getBean(AdaptiveCacheSwitchers.class).get("archive")).isNotNull();
             HealthContributor contributor = context.getBean("adaptiveCacheHealthContributor", HealthContributor.class);
             assertThat(((CompositeHealthContributor) contributor).getContributor("archive")).isNotNull();

@@ -130,9 +130,9 @@ class CredentialsAtTraceIntegrationTests {
 
         // 1. The retries of a start without the servers, then the servers appear and each template connects and authenticates.
         int from = output.getAll().length();
-        await("retries of both templates").atMost(Duration.ofSeconds(20)).until(() -> redisTemplate.pendingConnection()
+        await("retries of both templates").atMost(Duration.ofSeconds(20)).until(() -> redisTemplate.stats().pendingConnection()
                 .map(pending -> pending.attempts() >= 3).orElse(false)
-                && memcachedTemplate.pendingConnection().map(pending -> pending.attempts() >= 3).orElse(false));
+                && memcachedTemplate.stats().pendingConnection().map(pending -> pending.attempts() >= 3).orElse(false));
         redis.restart();
         memcached.restart();
         awaitRoundTrips(thrown, redisTemplate, memcachedTemplate);

@@ -35,7 +35,7 @@ class JedisOnTheStartersClassPathIntegrationTests extends RealCacheServers {
         ClassLoader classLoader = getClass().getClassLoader();
         assertThat(ClassUtils.isPresent("com.google.gson.Gson", classLoader)).as("gson on the starter's class path").isFalse();
         assertThat(ClassUtils.isPresent("org.json.JSONObject", classLoader)).as("org.json on the starter's class path").isFalse();
-        assertThat(this.template.pooledConnectionsBlock()).as("the POOLED strategy runs on Jedis").isTrue();
+        assertThat(this.template.stats().pooledConnectionsBlock()).as("the POOLED strategy runs on Jedis").isTrue();
 
         this.template.set("jedis:a", bytes("1"), Duration.ofMinutes(1));
         this.template.set("jedis:b", bytes("2"), Duration.ZERO);

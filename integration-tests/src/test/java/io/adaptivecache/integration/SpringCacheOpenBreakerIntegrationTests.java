@@ -40,13 +40,13 @@ class SpringCacheOpenBreakerIntegrationTests extends SpringCacheOnRedisTests {
     @Test
     void callsWithAnOpenBreakerShouldBeMissesAndSkippedWritesAndCachingShouldResumeAfter() throws Exception {
         this.service.price("sku-breaker");
-        assertThat(this.template.guardStatus().circuitState()).isEqualTo("CLOSED");
+        assertThat(this.template.stats().guardStatus().circuitState()).isEqualTo("CLOSED");
 
         redis.server().kill();
         try {
             await("the breaker to open").atMost(Duration.ofSeconds(20)).until(() -> {
                 this.service.price("sku-opening");
-                return this.template.guardStatus().circuitState().equals("OPEN");
+                return this.template.stats().guardStatus().circuitState().equals("OPEN");
             });
             long rejected = this.template.sensors().totalRejected();
             long failures = this.cacheManager.failureCount();
@@ -59,7 +59,7 @@ class SpringCacheOpenBreakerIntegrationTests extends SpringCacheOnRedisTests {
                 return null;
             });
             assertThat(this.service.computations()).as("both reads were misses").isEqualTo(computations + 2);
-            assertThat(this.template.guardStatus().circuitState()).as("still open: the calls were refused, not tried")
+            assertThat(this.template.stats().guardStatus().circuitState()).as("still open: the calls were refused, not tried")
                     .isEqualTo("OPEN");
             assertThat(this.template.sensors().totalRejected()).as("refused by the breaker").isGreaterThan(rejected);
             assertThat(this.cacheManager.failureCount()).as("each refusal handled as a failure").isGreaterThan(failures);
@@ -75,7 +75,7 @@ class SpringCacheOpenBreakerIntegrationTests extends SpringCacheOnRedisTests {
             return this.service.computations() == before + 1;
         });
         await("the breaker to close").atMost(Duration.ofSeconds(10))
-                .until(() -> this.service.price("sku-resumed") != null && this.template.guardStatus().circuitState().equals("CLOSED"));
+                .until(() -> this.service.price("sku-resumed") != null && this.template.stats().guardStatus().circuitState().equals("CLOSED"));
     }
 
     /** Runs a call, which must return (not throw) within {@link #REFUSED_WITHIN}. */

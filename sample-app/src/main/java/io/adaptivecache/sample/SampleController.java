@@ -100,10 +100,10 @@ public class SampleController {
     public Map<String, Object> strategies() {
         Map<String, Object> body = new LinkedHashMap<>();
         this.templates.values().forEach(template -> {
-            StrategyStats stats = template.strategyStats();
+            StrategyStats stats = template.stats().strategyStats();
             Map<String, Object> figures = new LinkedHashMap<>();
             figures.put("strategy", stats.spec().toString());
-            figures.put("openConnections", template.openConnections());
+            figures.put("openConnections", template.stats().openConnections());
             figures.put("inFlight", stats.inFlight());
             figures.put("waitingBorrowers", stats.waitingBorrowers());
             figures.put("borrows", stats.borrows());

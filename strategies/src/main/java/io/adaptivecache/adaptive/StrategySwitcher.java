@@ -13,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 import io.adaptivecache.management.CacheTemplateManagement;
+import io.adaptivecache.management.TemplateStats;
 import io.adaptivecache.metrics.WindowHistory;
 import io.adaptivecache.metrics.WindowSample;
 import io.adaptivecache.strategy.StrategySpec;
@@ -186,7 +187,7 @@ public final class StrategySwitcher implements AutoCloseable {
 
     private void evaluateQuietly() {
         try {
-            if (this.template.isRunning()) {
+            if (this.template.stats().running()) {
                 evaluate();
             }
         }
@@ -205,12 +206,13 @@ public final class StrategySwitcher implements AutoCloseable {
         this.lock.lock();
         try {
             long now = this.nanoClock.getAsLong();
-            WindowSample sample = this.template.sensors().sample(now, this.template.strategyStats(), this.window.toNanos());
+            TemplateStats stats = this.template.stats();
+            WindowSample sample = this.template.sensors().sample(now, stats.strategyStats(), this.window.toNanos());
             this.lastWindow = sample;
             this.windows.record(this.wallClock.millis(), sample);
             Decision decision;
             StrategySpec pin = this.pinned;
-            if (!this.template.isConnected()) {
+            if (!stats.connected()) {
                 // Started without its server (on-failure: degrade): the window holds only refused calls, and there is
                 // nothing to switch from until the template has connected with its configured strategy.
                 decision = Decision.stay(now, sample.strategy(), DecisionReason.DISTURBED,
@@ -311,7 +313,7 @@ public final class StrategySwitcher implements AutoCloseable {
 
     private @Nullable SwitchEvent operatorSwitch(StrategySpec spec, boolean trial, String evidence) {
         long now = this.nanoClock.getAsLong();
-        StrategySpec current = this.template.activeStrategy();
+        StrategySpec current = this.template.stats().activeStrategy();
         if (current.equals(spec)) {
             return null;
         }
@@ -359,7 +361,7 @@ public final class StrategySwitcher implements AutoCloseable {
         synchronized (this.history) {
             events = List.copyOf(this.history);
         }
-        return new AdaptiveState(this.template.name(), this.mode, this.pinned, this.template.activeStrategy(), this.since,
+        return new AdaptiveState(this.template.name(), this.mode, this.pinned, this.template.stats().activeStrategy(), this.since,
                 this.lastDecision, this.lastWindow, events, this.policy.isSuppressed(this.nanoClock.getAsLong()));
     }
 

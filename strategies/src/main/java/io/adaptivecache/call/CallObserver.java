@@ -30,4 +30,26 @@ public interface CallObserver {
      */
     default <T extends @Nullable Object> void onReply(Command<T> command, T reply) {
     }
+
+    /**
+     * Tells two observers, in order.
+     * @param first told first
+     * @param second told second
+     * @return the pair
+     */
+    static CallObserver both(CallObserver first, CallObserver second) {
+        return new CallObserver() {
+            @Override
+            public void onCall(CacheCommand command, CallOutcome outcome, long latencyNanos) {
+                first.onCall(command, outcome, latencyNanos);
+                second.onCall(command, outcome, latencyNanos);
+            }
+
+            @Override
+            public <T extends @Nullable Object> void onReply(Command<T> command, T reply) {
+                first.onReply(command, reply);
+                second.onReply(command, reply);
+            }
+        };
+    }
 }

@@ -1,5 +1,6 @@
 package io.adaptivecache.metrics;
 
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -33,6 +34,7 @@ public final class TemplateSensors implements CallObserver {
     private final LongAdder valueBytes = new LongAdder();
     private volatile CallObserver downstream = CallObserver.NONE;
     private volatile @Nullable NodeSensors nodes;
+    private volatile @Nullable StrategySpec live;
 
     // Window state, touched only by the one thread that samples.
     private @Nullable Histogram recycled;
@@ -93,11 +95,33 @@ public final class TemplateSensors implements CallObserver {
     }
 
     /**
-     * Sends every call on to another observer too (replacing any previous one).
-     * @param observer the observer, such as a Micrometer binder; {@code null} for none
+     * Sends every call on to another observer too, after those added before (none is replaced):
+     * the template's builder adds its own, Micrometer's binder adds the meters.
+     * @param observer the observer, such as a Micrometer binder
      */
-    public void observeWith(@Nullable CallObserver observer) {
-        this.downstream = observer == null ? CallObserver.NONE : observer;
+    public synchronized void addObserver(CallObserver observer) {
+        Objects.requireNonNull(observer, "observer");
+        if (observer == CallObserver.NONE) {
+            return;
+        }
+        this.downstream = this.downstream == CallObserver.NONE ? observer : CallObserver.both(this.downstream, observer);
+    }
+
+    /**
+     * Records the template's live strategy, which the template's strategy mechanism tells on every
+     * change: what per-call observers tag their figures with, at the price of one volatile read.
+     * @param live the live strategy
+     */
+    public void onStrategy(StrategySpec live) {
+        this.live = live;
+    }
+
+    /**
+     * The template's live strategy.
+     * @return the live strategy, or {@code null} before the template started
+     */
+    public @Nullable StrategySpec liveStrategy() {
+        return this.live;
     }
 
     /**

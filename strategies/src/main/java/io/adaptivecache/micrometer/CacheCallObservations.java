@@ -11,7 +11,7 @@ import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.call.CacheCommand;
-import io.adaptivecache.management.CacheTemplateManagement;
+import io.adaptivecache.management.CallSite;
 import io.adaptivecache.management.CallInterceptor;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -51,10 +51,10 @@ public final class CacheCallObservations implements CallInterceptor {
     }
 
     @Override
-    public <T extends @Nullable Object> CompletableFuture<T> intercept(CacheTemplateManagement template, CacheCommand command,
+    public <T extends @Nullable Object> CompletableFuture<T> intercept(CallSite site, CacheCommand command,
             boolean async, boolean degradable, Supplier<CompletableFuture<T>> invocation) {
-        CacheCallContext context = new CacheCallContext(template.name(), template.backendKind(), command,
-                template.activeStrategy().type(), async);
+        CacheCallContext context = new CacheCallContext(site.template(), site.backendKind(), command, site.strategy().type(),
+                async);
         Observation observation = CacheCallObservationDocumentation.CACHE_CALL.observation(this.convention,
                 DefaultCacheCallObservationConvention.INSTANCE, () -> context, this.registry).start();
         CompletableFuture<T> result;

@@ -12,6 +12,7 @@ import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
 import io.adaptivecache.management.CacheTemplateManagement;
+import io.adaptivecache.management.TemplateStats;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
@@ -56,7 +57,7 @@ public final class CacheTemplateMeters implements CallObserver {
     private CacheTemplateMeters(CacheTemplateManagement template, MeterRegistry registry) {
         this.template = template;
         this.registry = registry;
-        this.tags = Tags.of("backend", template.backendKind(), "template", template.name());
+        this.tags = Tags.of("backend", template.stats().backendKind(), "template", template.name());
     }
 
     /**
@@ -70,25 +71,30 @@ public final class CacheTemplateMeters implements CallObserver {
             Supplier<@Nullable Decision> lastDecision) {
         CacheTemplateMeters meters = new CacheTemplateMeters(template, registry);
         meters.registerGauges(lastDecision);
-        template.nodeSensors().ifPresent(nodes -> nodes.onNewNode(meters::registerNode));
-        template.sensors().observeWith(meters);
+        template.nodes().ifPresent(nodes -> nodes.sensors().onNewNode(meters::registerNode));
+        template.sensors().addObserver(meters);
         return meters;
     }
 
+    /** One scrape's reading of a template: each gauge reads its own, as Micrometer reads gauges one by one. */
+    private static TemplateStats stats(CacheTemplateManagement template) {
+        return template.stats();
+    }
+
     private void registerGauges(Supplier<@Nullable Decision> lastDecision) {
-        Gauge.builder("adaptive.cache.connections.open", this.template, t -> t.isRunning() ? t.openConnections() : 0)
+        Gauge.builder("adaptive.cache.connections.open", this.template, t -> stats(t).running() ? stats(t).openConnections() : 0)
                 .tags(this.tags).description("Connections the template has open").register(this.registry);
-        Gauge.builder("adaptive.cache.calls.inflight", this.template, t -> t.isRunning() ? t.strategyStats().inFlight() : 0)
+        Gauge.builder("adaptive.cache.calls.inflight", this.template, t -> stats(t).running() ? stats(t).strategyStats().inFlight() : 0)
                 .tags(this.tags).description("Calls holding or waiting for a connection").register(this.registry);
         Gauge.builder("adaptive.cache.connections.pending", this.template,
-                t -> t.isRunning() ? t.strategyStats().waitingBorrowers() : 0)
+                t -> stats(t).running() ? stats(t).strategyStats().waitingBorrowers() : 0)
                 .tags(this.tags).description("Callers waiting for a pooled connection").register(this.registry);
         Gauge.builder("adaptive.cache.strategy.connections", this.template,
-                t -> t.isRunning() ? t.activeStrategy().connections() : 0)
+                t -> stats(t).running() ? stats(t).activeStrategy().connections() : 0)
                 .tags(this.tags).description("N of the live strategy (max-total for POOLED)").register(this.registry);
         for (StrategyType type : STRATEGIES) {
             Gauge.builder("adaptive.cache.strategy.active", this.template,
-                    t -> t.isRunning() && t.activeStrategy().type() == type ? 1 : 0)
+                    t -> stats(t).running() && stats(t).activeStrategy().type() == type ? 1 : 0)
                     .tags(this.tags.and("strategy", tag(type))).description("1 for the live strategy").register(this.registry);
         }
         for (DecisionReason reason : DecisionReason.values()) {
@@ -98,13 +104,13 @@ public final class CacheTemplateMeters implements CallObserver {
             }).tags(this.tags.and("reason", tag(reason))).description("1 for the reason of the switcher's last decision")
                     .register(this.registry);
         }
-        FunctionTimer.builder("adaptive.cache.connections.acquire", this.template, CacheTemplateManagement::totalBorrows,
-                CacheTemplateManagement::totalBorrowWaitNanos, TimeUnit.NANOSECONDS)
+        FunctionTimer.builder("adaptive.cache.connections.acquire", this.template, t -> stats(t).totalBorrows(),
+                t -> stats(t).totalBorrowWaitNanos(), TimeUnit.NANOSECONDS)
                 .tags(this.tags).description("Waits for a pooled connection").register(this.registry);
-        FunctionCounter.builder("adaptive.cache.degraded", this.template, CacheTemplateManagement::degradedReads)
+        FunctionCounter.builder("adaptive.cache.degraded", this.template, t -> stats(t).degradedReads())
                 .tags(this.tags.and("kind", "read")).description("Failed reads answered as a miss (on-failure: degrade)")
                 .register(this.registry);
-        FunctionCounter.builder("adaptive.cache.degraded", this.template, CacheTemplateManagement::skippedWrites)
+        FunctionCounter.builder("adaptive.cache.degraded", this.template, t -> stats(t).skippedWrites())
                 .tags(this.tags.and("kind", "write")).description("Failed writes skipped (on-failure: degrade)")
                 .register(this.registry);
     }
@@ -126,7 +132,8 @@ public final class CacheTemplateMeters implements CallObserver {
 
     @Override
     public void onCall(CacheCommand command, CallOutcome outcome, long latencyNanos) {
-        int strategy = this.template.isRunning() ? this.template.activeStrategy().type().ordinal() : 0;
+        StrategySpec live = this.template.sensors().liveStrategy();
+        int strategy = live != null ? live.type().ordinal() : 0;
         int index = (strategy * COMMANDS.length + command.ordinal()) * OUTCOMES.length + outcome.ordinal();
         Timer timer = this.timers.get(index);
         if (timer == null) {

@@ -45,21 +45,21 @@ public final class NearCacheTemplates {
         Objects.requireNonNull(settings, "settings");
         requireCaffeine();
         if (template instanceof ManagedCacheTemplate plain) {
-            if (plain.nodeProbe().isPresent()) {
+            if (plain.nodes().isPresent()) {
                 throw new IllegalArgumentException("The template '" + template.name() + "' spreads keys over a Redis Cluster; a"
                         + " near cache with invalidations would need a tracking connection to every master and a flush on every"
                         + " topology change, which it does not have, so it refuses rather than serve copies no master"
                         + " invalidates. Use NearCacheTemplates.stalenessBounded for a local tier bounded by a time to live.");
             }
-            if (!"redis".equals(plain.backendKind())) {
-                throw new IllegalArgumentException("The template '" + template.name() + "' is a " + plain.backendKind()
+            if (!"redis".equals(plain.stats().backendKind())) {
+                throw new IllegalArgumentException("The template '" + template.name() + "' is a " + plain.stats().backendKind()
                         + " template, which sends no invalidations; use NearCacheTemplates.stalenessBounded, whose time to"
                         + " live bounds how stale a local copy can be.");
             }
         }
         // An own set may keep its value (until the next report of its key) only where a set that returns was executed: a
         // FAIL_FAST template's (in DEGRADE mode a failed set returns too, skipped), never a template of unknown kind.
-        boolean writeThrough = template instanceof ManagedCacheTemplate managed && managed.failureMode() == CacheFailureMode.FAIL_FAST;
+        boolean writeThrough = template instanceof ManagedCacheTemplate managed && managed.stats().failureMode() == CacheFailureMode.FAIL_FAST;
         LocalTier tier = new LocalTier(settings, settings.timeToLive().toNanos(), writeThrough);
         // With the template, so that the tier serves only while the template reads the keyspace the source tracks.
         InvalidationSubscription subscription = invalidations.subscribe(tier.prefixes().prefixes(), tier, template);

@@ -12,4 +12,13 @@ package io.adaptivecache.strategy;
  */
 public record StrategyStats(StrategySpec spec, int openConnections, int inFlight, int waitingBorrowers, long borrows,
         long borrowWaitNanos) {
+
+    /**
+     * The figures of a strategy that has not opened yet.
+     * @param spec what it will be built from
+     * @return all zero
+     */
+    public static StrategyStats idle(StrategySpec spec) {
+        return new StrategyStats(spec, 0, 0, 0, 0, 0);
+    }
 }

@@ -55,6 +55,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     private final Duration drainTimeout;
     private final PoolConfigCustomizer poolCustomizer;
     private final CallObserver observer;
+    private final Consumer<StrategySpec> liveStrategy;
     private final ReentrantLock switchLock = new ReentrantLock();
     private final Object laneLock = new Object();
     // null until started; then never null again (close keeps the last one to report on).
@@ -86,6 +87,22 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      */
     public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
             Duration drainTimeout, PoolConfigCustomizer poolCustomizer, CallObserver observer) {
+        this(factory, translator, drainTimeout, poolCustomizer, observer, live -> {
+        });
+    }
+
+    /**
+     * Creates an instance that is not started yet.
+     * @param factory the backend's connections
+     * @param translator turns the backend's exceptions into cache exceptions
+     * @param drainTimeout longest wait for a retired strategy's calls to finish before closing it
+     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
+     * @param observer told about every call when it completes
+     * @param liveStrategy told of the live strategy whenever it changes (under the switch, off the hot path)
+     */
+    public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
+            Duration drainTimeout, PoolConfigCustomizer poolCustomizer, CallObserver observer, Consumer<StrategySpec> liveStrategy) {
+        this.liveStrategy = Objects.requireNonNull(liveStrategy, "liveStrategy");
         this.observer = Objects.requireNonNull(observer, "observer");
         this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
         this.factory = new ConnectionCounter<>(Objects.requireNonNull(factory, "factory"));
@@ -113,6 +130,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
                 throw ex;
             }
             active = first;
+            liveStrategy.accept(spec);
             logger.debug("Opened {} to {}", spec, factory.describe());
         }
         finally {
@@ -138,6 +156,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
                 throw new IllegalStateException(closed ? "Already closed" : "Already started with " + active.spec());
             }
             active = new NotConnectedStrategy<>(spec, factory.describe(), reason);
+            liveStrategy.accept(spec);
         }
         finally {
             switchLock.unlock();
@@ -181,6 +200,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             }
             // The placeholder held no lease and no connection: nothing to drain or close.
             active = fresh;
+            liveStrategy.accept(fresh.spec());
             logger.debug("Opened {} to {}", pending.spec(), factory.describe());
             return true;
         }
@@ -197,6 +217,14 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     public boolean isConnected() {
         ConnectionStrategy<C> strategy = active;
         return strategy != null && !(strategy instanceof NotConnectedStrategy);
+    }
+
+    /**
+     * Whether started (closed or not): whether there is a live, or last, strategy to report on.
+     * @return {@code true} once started
+     */
+    public boolean isStarted() {
+        return active != null;
     }
 
     /**
@@ -379,6 +407,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             }
             long warmed = System.nanoTime();
             active = fresh;
+            liveStrategy.accept(spec);
             boolean clean = drainAndClose(old);
             retireLaneUnlessNeeded();
             long drained = System.nanoTime();

@@ -6,6 +6,8 @@ import java.util.concurrent.Executor;
 
 import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.backend.CacheBackend;
+import io.adaptivecache.call.CallObserver;
+import io.adaptivecache.management.CallInterceptor;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.PoolConfigCustomizer;
@@ -30,6 +32,8 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     private CallGuard guard = CallGuard.NONE;
     private CacheFailureMode failureMode = CacheFailureMode.FAIL_FAST;
     private @Nullable Executor completionExecutor;
+    private @Nullable CallInterceptor interceptor;
+    private CallObserver observer = CallObserver.NONE;
 
     /**
      * Creates a builder.
@@ -126,6 +130,30 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     }
 
     /**
+     * Wraps every call of the template, such as in a Micrometer Observation
+     * ({@link io.adaptivecache.micrometer.CacheCallObservations}). Without one, calls take the
+     * plain path and pay nothing for the hook.
+     * @param interceptor the interceptor
+     * @return this builder
+     */
+    public B interceptCallsWith(CallInterceptor interceptor) {
+        this.interceptor = Objects.requireNonNull(interceptor, "interceptor");
+        return self();
+    }
+
+    /**
+     * Tells an observer of every call when it completes, besides the template's own sensors;
+     * observers given here and later to the template's sensors are all told, none replaces another.
+     * @param observer the observer: called on the hot path, so quick, lock-free, never logging
+     * @return this builder
+     */
+    public B observeCallsWith(CallObserver observer) {
+        Objects.requireNonNull(observer, "observer");
+        this.observer = this.observer == CallObserver.NONE ? observer : CallObserver.both(this.observer, observer);
+        return self();
+    }
+
+    /**
      * Builds the backend from this builder's settings, on the native connection type of the
      * driver chosen.
      * @return the backend, owning whatever client-wide resources it created
@@ -139,13 +167,13 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
      */
     public ManagedCacheTemplate build() {
         return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer,
-                this.guard, this.failureMode, this.completionExecutor);
+                this.guard, this.failureMode, this.completionExecutor, this.interceptor, this.observer);
     }
 
     /**
      * Builds a template and opens its connections.
      * @return the running template (in {@link CacheFailureMode#DEGRADE} mode, possibly not
-     *     {@linkplain ManagedCacheTemplate#isConnected() connected} yet: see {@link ManagedCacheTemplate#start()})
+     *     connected, see {@link io.adaptivecache.management.TemplateStats#connected()} yet: see {@link ManagedCacheTemplate#start()})
      * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached, in
      *     {@link CacheFailureMode#FAIL_FAST} mode
      */

@@ -27,16 +27,17 @@ import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
 import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.backend.CacheInputRules;
-import io.adaptivecache.backend.NodeProbe;
 import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.Command;
 import io.adaptivecache.management.CallInterceptor;
+import io.adaptivecache.management.CallSite;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.management.PendingConnection;
-import io.adaptivecache.metrics.NodeSensors;
+import io.adaptivecache.management.TemplateNodes;
+import io.adaptivecache.management.TemplateStats;
 import io.adaptivecache.metrics.TemplateSensors;
 import io.adaptivecache.resilience.CallGuard;
-import io.adaptivecache.resilience.GuardStatus;
 import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
@@ -84,6 +85,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
     private final long awaitNanos;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final TemplateSensors sensors = new TemplateSensors();
+    private final Optional<TemplateNodes> nodes;
     private final CallGuard guard;
     private final CacheFailureMode failureMode;
     private final LongAdder degradedReads = new LongAdder();
@@ -91,8 +93,8 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
     // Where the futures handed to ...Async callers complete; owned (and shut down on close) unless given by the builder.
     private final Executor completions;
     private final @Nullable ExecutorService ownedCompletions;
-    // null unless configured: the default path reads this once per call and goes on as before.
-    private volatile @Nullable CallInterceptor interceptor;
+    // null unless the builder was given one: the default path reads this once per call and goes on as before.
+    private final @Nullable CallInterceptor interceptor;
     // Set when the template started without its server (DEGRADE); read by health and the endpoint, never per call.
     private volatile @Nullable BackgroundConnector connector;
     /**
@@ -132,7 +134,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
      */
     DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
             PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode) {
-        this(name, backend, initialStrategy, drainTimeout, poolCustomizer, guard, failureMode, null);
+        this(name, backend, initialStrategy, drainTimeout, poolCustomizer, guard, failureMode, null, null, CallObserver.NONE);
     }
 
     /**
@@ -146,9 +148,14 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
      * @param failureMode what callers see when a call fails
      * @param completionExecutor where the futures of the {@code ...Async} forms complete, which the caller owns; {@code null}
      *     for the template's own (see {@link #ownCompletionExecutor})
+     * @param interceptor wraps every call, or {@code null} for none (the calls then take the plain path)
+     * @param observer told about every call besides the template's own sensors
      */
     DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
-            PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode, @Nullable Executor completionExecutor) {
+            PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode, @Nullable Executor completionExecutor,
+            @Nullable CallInterceptor interceptor, CallObserver observer) {
+        this.interceptor = interceptor;
+        this.sensors.addObserver(observer);
         this.ownedCompletions = completionExecutor == null ? ownCompletionExecutor(name) : null;
         this.completions = completionExecutor != null ? completionExecutor : this.ownedCompletions;
         this.guard = Objects.requireNonNull(guard, "guard");
@@ -159,8 +166,9 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         this.rules = backend.inputRules();
         this.initialStrategy = Objects.requireNonNull(initialStrategy, "initialStrategy");
         this.connections = new SwappableConnectionStrategy<>(backend.connections(), backend.exceptionTranslator(),
-                drainTimeout, poolCustomizer, this.sensors);
+                drainTimeout, poolCustomizer, this.sensors, this.sensors::onStrategy);
         backend.nodeSensors().ifPresent(this.sensors::judgeNodes);
+        this.nodes = backend.nodeSensors().flatMap(sensors -> backend.nodeProbe().map(probe -> new TemplateNodes(sensors, probe)));
         // A safety net behind the client's own timer, which is expected to fire first.
         this.awaitNanos = backend.commandTimeout().multipliedBy(2).plusSeconds(1).toNanos();
     }
@@ -188,22 +196,18 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
     }
 
     @Override
-    public boolean isConnected() {
-        return connections.isConnected();
-    }
-
-    @Override
-    public Optional<PendingConnection> pendingConnection() {
+    public TemplateStats stats() {
+        boolean started = connections.isStarted();
+        boolean connected = connections.isConnected();
         BackgroundConnector pending = this.connector;
-        if (pending == null || connections.isConnected() || closed.get()) {
-            return Optional.empty();
-        }
-        return Optional.of(pending.status());
-    }
-
-    @Override
-    public boolean isRunning() {
-        return connections.isRunning();
+        Optional<PendingConnection> pendingConnection = pending == null || connected || closed.get() ? Optional.empty()
+                : Optional.of(pending.status());
+        StrategySpec active = started ? connections.activeSpec() : initialStrategy;
+        StrategyStats strategy = started ? connections.stats() : StrategyStats.idle(initialStrategy);
+        return new TemplateStats(backend.kind(), connections.isRunning(), connected, pendingConnection, active, strategy,
+                connections.totalBorrows(), connections.totalBorrowWaitNanos(), connections.openConnections(),
+                backend.connections().exclusiveConnectionsBlock(), connections.drainTimeout(), guard.status(), failureMode,
+                degradedReads.sum(), skippedWrites.sum(), rules);
     }
 
     @Override
@@ -212,88 +216,13 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
     }
 
     @Override
-    public StrategySpec activeStrategy() {
-        return connections.activeSpec();
-    }
-
-    @Override
-    public Duration drainTimeout() {
-        return connections.drainTimeout();
-    }
-
-    @Override
-    public StrategyStats strategyStats() {
-        return connections.stats();
-    }
-
-    @Override
-    public long totalBorrows() {
-        return connections.totalBorrows();
-    }
-
-    @Override
-    public long totalBorrowWaitNanos() {
-        return connections.totalBorrowWaitNanos();
-    }
-
-    @Override
-    public int openConnections() {
-        return connections.openConnections();
-    }
-
-    @Override
-    public boolean pooledConnectionsBlock() {
-        return backend.connections().exclusiveConnectionsBlock();
-    }
-
-    @Override
-    public Optional<NodeSensors> nodeSensors() {
-        return backend.nodeSensors();
-    }
-
-    @Override
-    public Optional<NodeProbe> nodeProbe() {
-        return backend.nodeProbe();
+    public Optional<TemplateNodes> nodes() {
+        return nodes;
     }
 
     @Override
     public TemplateSensors sensors() {
         return sensors;
-    }
-
-    @Override
-    public void interceptCallsWith(@Nullable CallInterceptor interceptor) {
-        this.interceptor = interceptor;
-    }
-
-    @Override
-    public GuardStatus guardStatus() {
-        return guard.status();
-    }
-
-    @Override
-    public CacheFailureMode failureMode() {
-        return failureMode;
-    }
-
-    @Override
-    public long degradedReads() {
-        return degradedReads.sum();
-    }
-
-    @Override
-    public long skippedWrites() {
-        return skippedWrites.sum();
-    }
-
-    @Override
-    public String backendKind() {
-        return backend.kind();
-    }
-
-    @Override
-    public CacheInputRules inputRules() {
-        return rules;
     }
 
     @Override
@@ -429,7 +358,8 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
             return unintercepted(command, async);
         }
         boolean degradable = failureMode == CacheFailureMode.DEGRADE && command.kind().degradable();
-        return interceptor.intercept(this, command.kind(), async, degradable, () -> unintercepted(command, async));
+        CallSite site = new CallSite(name, backend.kind(), connections.activeSpec());
+        return interceptor.intercept(site, command.kind(), async, degradable, () -> unintercepted(command, async));
     }
 
     private <T extends @Nullable Object> CompletableFuture<T> unintercepted(Command<T> command, boolean async) {

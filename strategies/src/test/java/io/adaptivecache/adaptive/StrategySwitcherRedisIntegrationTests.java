@@ -105,7 +105,7 @@ class StrategySwitcherRedisIntegrationTests {
 
         // The event is recorded once the old pool has drained, after the new strategy went live.
         await().atMost(LIMIT).until(() -> !this.events.isEmpty());
-        assertThat(this.template.activeStrategy().type()).isNotEqualTo(StrategyType.POOLED);
+        assertThat(this.template.stats().activeStrategy().type()).isNotEqualTo(StrategyType.POOLED);
         assertThat(this.events).first().satisfies(event -> {
             assertThat(event.reason()).isIn(DecisionReason.POOL_CONTENTION, DecisionReason.POOL_SATURATED);
             assertThat(event.to()).isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
@@ -118,7 +118,7 @@ class StrategySwitcherRedisIntegrationTests {
         this.template = io.adaptivecache.redis.RedisCacheTemplates.builder().uri(redis.uri())
                 .pooledDriver(io.adaptivecache.redis.RedisDriver.JEDIS).strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN))
                 .commandTimeout(Duration.ofSeconds(5)).drainTimeout(Duration.ofSeconds(10)).start();
-        assertThat(this.template.pooledConnectionsBlock()).isTrue();
+        assertThat(this.template.stats().pooledConnectionsBlock()).isTrue();
         // A wide trial tolerance: this is about the moves, not about which driver wins on a busy 2-core machine.
         ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.builder(quick(2)).trialTolerance(0.9).settings();
         // A pool wait as generous as the other tests': 64 threads arriving at once on two cores wait on scheduling, not on Redis.
@@ -132,7 +132,7 @@ class StrategySwitcherRedisIntegrationTests {
 
         await().atMost(LIMIT).until(() -> !this.events.isEmpty());
         assertThat(this.events.get(0).reason()).isEqualTo(DecisionReason.BLOCKING_FITS);
-        assertThat(this.template.activeStrategy().type()).isEqualTo(StrategyType.POOLED);
+        assertThat(this.template.stats().activeStrategy().type()).isEqualTo(StrategyType.POOLED);
         // The trial ends (accepted) before the load grows, so that the move back is the policy's own.
         await().atMost(LIMIT).until(() -> this.switcher.state().lastDecision() != null
                 && this.switcher.state().lastDecision().reason() == DecisionReason.TRIAL_ACCEPTED);
@@ -150,7 +150,7 @@ class StrategySwitcherRedisIntegrationTests {
 
         await().atMost(LIMIT).until(() -> this.events.size() >= 3);
         assertThat(this.events.get(2).reason()).isEqualTo(DecisionReason.BLOCKING_FITS);
-        assertThat(this.template.activeStrategy().type()).isEqualTo(StrategyType.POOLED);
+        assertThat(this.template.stats().activeStrategy().type()).isEqualTo(StrategyType.POOLED);
         assertThat(this.events).as("one switch per phase: %s", this.events).hasSize(3);
         assertThat(this.failures.get()).as("calls failed across the driver changes").isZero();
     }
@@ -162,7 +162,7 @@ class StrategySwitcherRedisIntegrationTests {
         load(1, () -> 1);
 
         await().atMost(LIMIT).until(() -> !this.events.isEmpty());
-        assertThat(this.template.activeStrategy().connections()).isLessThan(4);
+        assertThat(this.template.stats().activeStrategy().connections()).isLessThan(4);
         assertThat(this.events).first().extracting(SwitchEvent::reason).isEqualTo(DecisionReason.CONNECTIONS_IDLE);
         assertThat(this.failures.get()).isZero();
     }

@@ -76,7 +76,7 @@ class StrategySwitcherRefusedConnectionsIntegrationTests {
         int baseline = server.connectedClients(); // also opens the admin connection, before the server is full
         long receivedBefore = stat("total_connections_received");
         long rejectedBefore = stat("rejected_connections");
-        StrategySpec incumbent = this.template.activeStrategy();
+        StrategySpec incumbent = this.template.stats().activeStrategy();
         AdaptiveState before = this.switcher.state();
 
         SwitchEvent event = this.switcher.pin(tooMany);
@@ -89,7 +89,7 @@ class StrategySwitcherRefusedConnectionsIntegrationTests {
         assertThat(after.mode()).isEqualTo(before.mode());
         assertThat(after.active()).as("the incumbent is live").isEqualTo(incumbent);
         assertThat(after.since()).isEqualTo(before.since());
-        assertThat(this.template.openConnections()).as("the template's own count").isEqualTo(1);
+        assertThat(this.template.stats().openConnections()).as("the template's own count").isEqualTo(1);
         // maxclients 6, less the admin connection and the baseline (the template's own connection among them).
         long room = 6 - 1 - baseline;
         assertThat(rejected).as("connections the server refused: the strategy stopped at the first refusal").isEqualTo(1);

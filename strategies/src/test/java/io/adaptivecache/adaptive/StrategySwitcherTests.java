@@ -74,7 +74,7 @@ class StrategySwitcherTests {
 
         assertThat(reasons.get(0)).isEqualTo(DecisionReason.DISTURBED);
         assertThat(reasons.subList(1, 8)).containsOnly(DecisionReason.DWELL);
-        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+        assertThat(this.template.stats().activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
         assertThat(switcher.state().lastDecision().evidence()).contains("dwell 10 s");
     }
 
@@ -89,7 +89,7 @@ class StrategySwitcherTests {
 
         assertThat(decision.reason()).isEqualTo(DecisionReason.CONNECTIONS_IDLE);
         // Straight to what the load needs (under one call in flight: one connection), not halving step by step.
-        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.single());
+        assertThat(this.template.stats().activeStrategy()).isEqualTo(StrategySpec.single());
         assertThat(this.backend.openCount()).isEqualTo(1);
         assertThat(this.backend.opened).hasSize(5);
         assertThat(this.events).singleElement().satisfies(event -> {
@@ -109,11 +109,11 @@ class StrategySwitcherTests {
         for (int i = 0; i < 5; i++) {
             assertThat(window(switcher, 10).reason()).isEqualTo(DecisionReason.PINNED);
         }
-        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+        assertThat(this.template.stats().activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
 
         switcher.unpin();
         window(switcher, 10);
-        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.single());
+        assertThat(this.template.stats().activeStrategy()).isEqualTo(StrategySpec.single());
     }
 
     @Test
@@ -123,7 +123,7 @@ class StrategySwitcherTests {
         Decision decision = window(switcher, 10);
 
         assertThat(decision.isSwitch()).isTrue();
-        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+        assertThat(this.template.stats().activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
         assertThat(this.events).isEmpty();
         assertThat(switcher.state().lastDecision()).isEqualTo(decision);
     }
@@ -135,7 +135,7 @@ class StrategySwitcherTests {
         SwitchEvent event = switcher.pin(StrategySpec.single());
 
         assertThat(event.reason()).isEqualTo(DecisionReason.OPERATOR);
-        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.single());
+        assertThat(this.template.stats().activeStrategy()).isEqualTo(StrategySpec.single());
         assertThat(switcher.state().pinned()).isEqualTo(StrategySpec.single());
         assertThat(switcher.pin(StrategySpec.single())).as("already live").isNull();
     }
@@ -157,7 +157,7 @@ class StrategySwitcherTests {
         assertThat(after.mode()).isEqualTo(before.mode());
         assertThat(after.active()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
         assertThat(after.since()).isEqualTo(before.since());
-        assertThat(this.template.openConnections()).as("the template's count").isEqualTo(4);
+        assertThat(this.template.stats().openConnections()).as("the template's count").isEqualTo(4);
         assertThat(this.backend.opened).as("stopped at the first refusal").hasSize(4 + 3);
         assertThat(this.backend.openCount()).as("the 3 it opened were closed").isEqualTo(4);
         assertThat(policy.applied).as("an operator's failure does not make the policy back off").isEmpty();
@@ -176,7 +176,7 @@ class StrategySwitcherTests {
         assertThat(switcher.state().pinned()).isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
         assertThat(switcher.forceTrial(StrategySpec.single()).outcome()).isEqualTo(SwitchEvent.Outcome.FAILED);
         assertThat(switcher.state().pinned()).as("a failed trial leaves the pin").isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
-        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
+        assertThat(this.template.stats().activeStrategy()).isEqualTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
 
         this.backend.failOpens.set(false);
         assertThat(switcher.forceTrial(StrategySpec.single()).outcome()).isEqualTo(SwitchEvent.Outcome.SWITCHED);
@@ -211,7 +211,7 @@ class StrategySwitcherTests {
 
         window(switcher, 10);
 
-        assertThat(this.template.activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+        assertThat(this.template.stats().activeStrategy()).isEqualTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
         assertThat(this.events).singleElement().extracting(SwitchEvent::outcome).isEqualTo(SwitchEvent.Outcome.FAILED);
         assertThat(policy.applied).containsExactly(false);
     }
@@ -224,7 +224,7 @@ class StrategySwitcherTests {
         CompletableFuture<byte[]> call = this.template.getAsync("held");
 
         Future<Decision> switching = this.executor.submit(() -> window(switcher, 0));
-        await().atMost(Duration.ofSeconds(5)).until(() -> this.template.activeStrategy().equals(StrategySpec.single()));
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.template.stats().activeStrategy().equals(StrategySpec.single()));
 
         assertThat(this.backend.openCount()).as("4 old connections still open while a call is in flight + 1 new").isEqualTo(5);
         pending.complete(new byte[] {9});

@@ -81,7 +81,7 @@ public abstract class BadInputFuzzContract {
         long seed = Long.getLong("fuzz.seed", System.nanoTime());
         Random random = new Random(seed);
         this.template = startTemplate(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
-        CacheInputRules rules = this.template.inputRules();
+        CacheInputRules rules = this.template.stats().inputRules();
         String run = "fz" + Long.toHexString(seed & 0xffffff) + ":";
         byte[] sentinel = bytes(random, 1000);
         this.template.set(run + "sentinel", sentinel, Duration.ZERO);
@@ -143,7 +143,7 @@ public abstract class BadInputFuzzContract {
     @MethodSource("refusalStrategies")
     void everyOperationSyncAndAsyncShouldRefuseInvalidInputWithoutAByteReachingTheServer(StrategySpec strategy) {
         this.template = startTemplate(strategy);
-        CacheInputRules rules = this.template.inputRules();
+        CacheInputRules rules = this.template.stats().inputRules();
         String valid = "refused:valid";
         byte[] sentinel = { 1, 2, 3 };
         this.template.set(valid, sentinel, Duration.ZERO);
@@ -158,7 +158,7 @@ public abstract class BadInputFuzzContract {
         List<Duration> badTtls = Arrays.asList(null, Duration.ofSeconds(-1), rules.maxTtl().plusSeconds(1));
         byte[] value = { 9 };
         Duration ttl = Duration.ofMinutes(5);
-        CasToken otherKeysToken = CasToken.ofVersion(this.template.backendKind(), valid + "-other", 1);
+        CasToken otherKeysToken = CasToken.ofVersion(this.template.stats().backendKind(), valid + "-other", 1);
         CasToken otherBackendsToken = CasToken.ofVersion("elsewhere", valid, 1);
 
         Map<String, List<ThrowingCallable>> refusals = new LinkedHashMap<>();
@@ -317,7 +317,7 @@ public abstract class BadInputFuzzContract {
             case 5 -> this.template.touchAsync(key, ttl);
             case 6 -> this.template.getAllAsync(Arrays.asList(key, key + "~"));
             case 7 -> this.template.incrAsync(key == null ? null : key + "#n", 1);
-            default -> this.template.casAsync(key, CasToken.ofVersion(this.template.backendKind(), key == null ? "" : key, 1),
+            default -> this.template.casAsync(key, CasToken.ofVersion(this.template.stats().backendKind(), key == null ? "" : key, 1),
                     value, ttl);
         }
     }

@@ -111,7 +111,7 @@ public abstract class CacheTemplateContract {
                 .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("read for key");
         assertThatThrownBy(() -> cache.set(key("a"), "x", Duration.ofSeconds(-1)))
                 .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("must not be negative");
-        assertThatThrownBy(() -> cache.set(key("a"), "x", template.inputRules().maxTtl().plusSeconds(1)))
+        assertThatThrownBy(() -> cache.set(key("a"), "x", template.stats().inputRules().maxTtl().plusSeconds(1)))
                 .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("limit");
         assertThatThrownBy(() -> cache.touch(key("a"), null)).isInstanceOf(io.adaptivecache.InvalidCacheInputException.class);
 
@@ -267,10 +267,10 @@ public abstract class CacheTemplateContract {
         List<Integer> baseline = serverConnections();
         start(strategy);
         // A pool of blocking connections comes with one shared connection for the ...Async forms (the async lane).
-        int lane = strategy.type() == StrategyType.POOLED && template.pooledConnectionsBlock() ? 1 : 0;
+        int lane = strategy.type() == StrategyType.POOLED && template.stats().pooledConnectionsBlock() ? 1 : 0;
         int expected = (strategy.type() == StrategyType.POOLED ? Math.max(1, strategy.pool().minIdle()) : strategy.connections()) + lane;
 
-        assertThat(template.openConnections()).isEqualTo(expected);
+        assertThat(template.stats().openConnections()).isEqualTo(expected);
         // The server counts an accepted connection a moment after the client sees it connected.
         List<Integer> expectedOnServers = baseline.stream().map(count -> count + expected).toList();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(serverConnections()).isEqualTo(expectedOnServers));

@@ -34,7 +34,7 @@ public final class EveryStrategyProbe {
     public static void serveEveryCommand(ManagedCacheTemplate template, String keyPrefix, Consumer<ManagedCacheTemplate> alsoCheck) {
         for (StrategySpec strategy : List.of(StrategySpec.single(), StrategySpec.multi(2, SelectorType.ROUND_ROBIN),
                 StrategySpec.pooled(PoolSettings.ofSize(2)))) {
-            if (!strategy.equals(template.activeStrategy())) {
+            if (!strategy.equals(template.stats().activeStrategy())) {
                 template.switchStrategy(strategy);
             }
             String key = keyPrefix + strategy.type();

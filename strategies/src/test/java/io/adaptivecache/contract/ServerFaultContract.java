@@ -278,7 +278,7 @@ public abstract class ServerFaultContract {
         await("the server to see every connection of " + strategy + " again").atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> {
                     assertThat(serverConnections()).as("connections on the server").isEqualTo(expected);
-                    assertThat(template.openConnections()).as("connections the template holds").isEqualTo(expected);
+                    assertThat(template.stats().openConnections()).as("connections the template holds").isEqualTo(expected);
                 });
     }
 
@@ -294,7 +294,7 @@ public abstract class ServerFaultContract {
 
     /** A pool of blocking connections comes with one shared connection for the ...Async forms. */
     private static int asyncLane(ManagedCacheTemplate template, StrategySpec strategy) {
-        return strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED && template.pooledConnectionsBlock() ? 1 : 0;
+        return strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED && template.stats().pooledConnectionsBlock() ? 1 : 0;
     }
 
     private static long directMemoryUsed() {
@@ -414,7 +414,7 @@ public abstract class ServerFaultContract {
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(switches)
                 .as(() -> "failures " + load.failuresByType() + ", last window " + switcher.state().lastWindow()).isEmpty());
         assertThat(switcher.state().lastWindow().disturbed()).as(switcher.state().lastWindow().toString()).isTrue();
-        assertThat(template.activeStrategy()).isEqualTo(StrategySpec.pooled(new PoolSettings(2, 2, 0, MAX_WAIT)));
+        assertThat(template.stats().activeStrategy()).isEqualTo(StrategySpec.pooled(new PoolSettings(2, 2, 0, MAX_WAIT)));
     }
 
     @Test
@@ -425,10 +425,10 @@ public abstract class ServerFaultContract {
 
         try {
             template.switchStrategy(target);
-            assertThat(template.activeStrategy()).isEqualTo(target);
+            assertThat(template.stats().activeStrategy()).isEqualTo(target);
         }
         catch (CacheException ex) {
-            assertThat(template.activeStrategy()).as("rolled back").isEqualTo(StrategySpec.single());
+            assertThat(template.stats().activeStrategy()).as("rolled back").isEqualTo(StrategySpec.single());
         }
         server().restart();
         await("recovery").atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
@@ -439,6 +439,6 @@ public abstract class ServerFaultContract {
 
         assertThat(template.get("switch:k")).containsExactly(1);
         await("no connection left behind by the failed attempt").atMost(Duration.ofSeconds(10))
-                .until(() -> serverConnections() == template.openConnections() && template.openConnections() == 3);
+                .until(() -> serverConnections() == template.stats().openConnections() && template.stats().openConnections() == 3);
     }
 }

@@ -153,8 +153,8 @@ public abstract class StrategySwitchContract {
             assertThat(report.changed()).isTrue();
             assertThat(report.drainedCleanly()).isTrue();
         });
-        assertThat(template.activeStrategy()).isEqualTo(StrategySpec.single());
-        assertThat(template.openConnections()).as("only the live strategy's connections stay open").isEqualTo(1);
+        assertThat(template.stats().activeStrategy()).isEqualTo(StrategySpec.single());
+        assertThat(template.stats().openConnections()).as("only the live strategy's connections stay open").isEqualTo(1);
         List<Integer> expectedOnServers = baseline.stream().map(count -> count + socketsPerConnection()).toList();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(serverConnections()).isEqualTo(expectedOnServers));
 
@@ -235,10 +235,10 @@ public abstract class StrategySwitchContract {
 
             assertThat(failed.get()).as("failed calls, first ones: %s", failureSamples).isZero();
             // A pool of blocking connections comes with one shared connection for the ...Async forms (the async lane).
-            int lane = strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED && template.pooledConnectionsBlock() ? 1 : 0;
+            int lane = strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED && template.stats().pooledConnectionsBlock() ? 1 : 0;
             assertThat(peak.get()).as("most connections one server saw at once").isPositive()
                     .isLessThanOrEqualTo((long) (bound + lane) * socketsPerConnection());
-            assertThat(template.openConnections()).isLessThanOrEqualTo(bound + lane);
+            assertThat(template.stats().openConnections()).isLessThanOrEqualTo(bound + lane);
             if (acceptedBefore != null && acceptedAfter != null) {
                 for (int i = 0; i < acceptedBefore.size(); i++) {
                     assertThat(acceptedAfter.get(i) - acceptedBefore.get(i))

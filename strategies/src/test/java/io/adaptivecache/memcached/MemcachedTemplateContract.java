@@ -103,7 +103,7 @@ abstract class MemcachedTemplateContract extends CacheTemplateContract {
     @MethodSource("io.adaptivecache.contract.Strategies#all")
     void valuesUpToTheItemLimitShouldStoreAndLargerOnesBeRejectedBeforeAnyIo(StrategySpec strategy) {
         start(strategy);
-        int limit = template.inputRules().maxValueBytes();
+        int limit = template.stats().inputRules().maxValueBytes();
         String longestKey = (prefix + "k".repeat(250)).substring(0, 250);
         template.set(key("sentinel"), new byte[] {42}, Duration.ZERO);
         long sets = statSum("cmd_set");

@@ -40,7 +40,7 @@ class MemcachedTextIntegrationTests extends OneServerMemcachedContract {
         await().atMost(Duration.ofSeconds(15)).ignoreExceptions()
                 .until(() -> cache.incr(key("n" + attempt.incrementAndGet()), 1) == 1
                         && "not a number".equals(cache.get(key("text"))));
-        assertThat(template.openConnections()).isEqualTo(strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED
-                ? template.strategyStats().openConnections() : strategy.connections());
+        assertThat(template.stats().openConnections()).isEqualTo(strategy.type() == io.adaptivecache.strategy.StrategyType.POOLED
+                ? template.stats().strategyStats().openConnections() : strategy.connections());
     }
 }

@@ -134,9 +134,22 @@ class TemplateSensorsTests {
     }
 
     @Test
+    void anObserverAddedLaterShouldNotReplaceOneAddedBefore() {
+        int[] first = new int[1];
+        int[] second = new int[1];
+        this.sensors.addObserver((command, outcome, latency) -> first[0]++);
+        this.sensors.addObserver((command, outcome, latency) -> second[0]++);
+
+        this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 1_000);
+
+        assertThat(first[0]).as("the builder's observer, still told after the meters were added").isEqualTo(1);
+        assertThat(second[0]).isEqualTo(1);
+    }
+
+    @Test
     void callsShouldReachTheAttachedObserverToo() {
         int[] seen = new int[1];
-        this.sensors.observeWith((command, outcome, latency) -> seen[0]++);
+        this.sensors.addObserver((command, outcome, latency) -> seen[0]++);
 
         this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 1_000);
         this.sensors.onCall(CacheCommand.GET, CallOutcome.SUCCESS, 1_000);

@@ -140,7 +140,7 @@ class RedisClusterCacheTemplateIntegrationTests extends CacheTemplateContract {
         }
         cache.getAll(keyOnEachMaster("count-0-")); // spans nodes: not attributed
 
-        NodeSensors nodes = template.nodeSensors().orElseThrow();
+        NodeSensors nodes = template.nodes().orElseThrow().sensors();
         Map<Integer, Long> callsByPort = nodes.figures().stream()
                 .collect(Collectors.toMap(figures -> port(figures.address()), NodeFigures::calls));
         Map<Integer, Long> expected = masters.stream()

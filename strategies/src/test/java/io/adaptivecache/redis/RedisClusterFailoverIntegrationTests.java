@@ -237,7 +237,7 @@ class RedisClusterFailoverIntegrationTests {
         assertThat(switches).as("the switcher must not switch because of a failover").isEmpty();
         assertThat(reasonsDuringOutage).as("windows judged during the outage").contains(DecisionReason.DISTURBED);
         Map<Integer, NodeFigures> byPort = new HashMap<>();
-        this.template.nodeSensors().orElseThrow().figures()
+        this.template.nodes().orElseThrow().sensors().figures()
                 .forEach(figures -> byPort.put(Integer.parseInt(figures.address().replaceAll(".*:", "")), figures));
         assertThat(byPort.get(victim.port()).errors()).as("the dead master's failures, in its own figures").isPositive();
         assertThat(byPort.get(heir.port()).calls()).as("the promoted replica serves the slots").isPositive();
@@ -245,7 +245,7 @@ class RedisClusterFailoverIntegrationTests {
         // master as that view moves to the heir counts for the heir: a handful at the handover, never a steady share.
         assertThat(byPort.get(heir.port()).errors()).as("the heir's failures, all at the handover")
                 .isLessThanOrEqualTo(Math.max(5, byPort.get(heir.port()).calls() / 1000));
-        assertThat(this.template.openConnections()).isEqualTo(2);
+        assertThat(this.template.stats().openConnections()).isEqualTo(2);
         assertThat(victimFailure.get()).as("a failure on the dead slots names the dead node and the slot, not the seeds")
                 .contains("node " + victim.address() + " (slot ").doesNotContain("redis-cluster://");
         // Once per outage: one WARN when the dead node's breaker opened, one when its slots moved to the heir.

@@ -133,7 +133,7 @@ class RedisClusterSlowNodeIntegrationTests {
             assertThat(decision.isSwitch()).isFalse();
         });
         assertThat(switches).isEmpty();
-        assertThat(this.template.nodeSensors().orElseThrow().figures()).anySatisfy(node -> {
+        assertThat(this.template.nodes().orElseThrow().sensors().figures()).anySatisfy(node -> {
             assertThat(node.address()).isEqualTo(slow.address());
             assertThat(node.errors()).isZero();
         });

@@ -28,10 +28,10 @@ class RedisJedisPooledCacheTemplateIntegrationTests extends RedisCacheTemplateIn
     @Test
     void asyncFormsShouldNeverBlockTheirCallerWhileTheBlockingPoolServesTheSynchronousOnes() {
         start(StrategySpec.pooled(new PoolSettings(2, 2, 1, Duration.ofMillis(500))));
-        assertThat(template.openConnections()).as("the pool's idle connection and the async lane, opened with it").isEqualTo(2);
+        assertThat(template.stats().openConnections()).as("the pool's idle connection and the async lane, opened with it").isEqualTo(2);
         template.set(key("k"), new byte[] {1}, Duration.ZERO);
         assertThat(template.get(key("k"))).containsExactly(1);
-        int open = template.openConnections();
+        int open = template.stats().openConnections();
 
         CompletableFuture<byte[]> pending;
         redis.server().freeze();
@@ -45,9 +45,9 @@ class RedisJedisPooledCacheTemplateIntegrationTests extends RedisCacheTemplateIn
         }
 
         assertThat(pending.join()).containsExactly(1);
-        assertThat(template.openConnections()).as("no connection opened for the async call").isEqualTo(open);
+        assertThat(template.stats().openConnections()).as("no connection opened for the async call").isEqualTo(open);
         template.switchStrategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
-        assertThat(template.openConnections()).as("the lane closes with the blocking pool").isEqualTo(2);
+        assertThat(template.stats().openConnections()).as("the lane closes with the blocking pool").isEqualTo(2);
         assertThat(template.getAsync(key("k")).join()).containsExactly(1);
     }
 

@@ -30,7 +30,7 @@ public final class WithoutJedisProbe {
         }
         try (ManagedCacheTemplate template = RedisCacheTemplates.builder().uri(uri).strategy(StrategySpec.single()).start()) {
             EveryStrategyProbe.serveEveryCommand(template, "no-jedis:",
-                    served -> check(!served.pooledConnectionsBlock(), "POOLED on Lettuce"));
+                    served -> check(!served.stats().pooledConnectionsBlock(), "POOLED on Lettuce"));
         }
     }
 }

@@ -105,9 +105,9 @@ class DefaultCacheTemplateTests {
             assertThatThrownBy(() -> degrading.get("bad key")).isInstanceOf(InvalidCacheInputException.class);
             assertThat(degrading.get("fine")).isEqualTo("fine".getBytes());
 
-            assertThat(degrading.degradedReads()).isEqualTo(2);
-            assertThat(degrading.skippedWrites()).isEqualTo(3);
-            assertThat(template.degradedReads()).as("fail-fast never degrades").isZero();
+            assertThat(degrading.stats().degradedReads()).isEqualTo(2);
+            assertThat(degrading.stats().skippedWrites()).isEqualTo(3);
+            assertThat(template.stats().degradedReads()).as("fail-fast never degrades").isZero();
         }
         finally {
             degrading.close();
@@ -135,7 +135,7 @@ class DefaultCacheTemplateTests {
     @Test
     void shouldCountTheBytesOfValuesWrittenAndFoundIntoTheWindow() {
         long second = Duration.ofSeconds(1).toNanos();
-        template.sensors().sample(second, template.strategyStats(), second);
+        template.sensors().sample(second, template.stats().strategyStats(), second);
 
         template.set("k", new byte[10], Duration.ZERO);
         template.addAsync("k", new byte[20], Duration.ZERO).join();
@@ -150,7 +150,7 @@ class DefaultCacheTemplateTests {
         template.incr("n", 1);
         assertThatThrownBy(() -> template.get("fails")).isInstanceOf(CacheServerException.class); // found nothing
 
-        io.adaptivecache.metrics.WindowSample window = template.sensors().sample(2 * second, template.strategyStats(), second);
+        io.adaptivecache.metrics.WindowSample window = template.sensors().sample(2 * second, template.stats().strategyStats(), second);
 
         assertThat(window.calls()).isEqualTo(12);
         assertThat(window.meanValueBytes()).as("117 bytes over 12 calls").isEqualTo(117.0 / 12);
@@ -316,6 +316,6 @@ class DefaultCacheTemplateTests {
         keys.add("a");
         template.getAll(keys);
 
-        assertThat(template.strategyStats().inFlight()).isZero();
+        assertThat(template.stats().strategyStats().inFlight()).isZero();
     }
 }

@@ -107,11 +107,11 @@ class DegradedStartIntegrationTests {
         List<CallOutcome> outcomes = new CopyOnWriteArrayList<>();
 
         this.template = backend.builder(name, port).onFailure(CacheFailureMode.DEGRADE).start();
-        this.template.sensors().observeWith(new Recording(outcomes));
+        this.template.sensors().addObserver(new Recording(outcomes));
 
-        assertThat(this.template.isRunning()).as("started, though the server cannot be reached").isTrue();
-        assertThat(this.template.isConnected()).isFalse();
-        PendingConnection pending = this.template.pendingConnection().orElseThrow();
+        assertThat(this.template.stats().running()).as("started, though the server cannot be reached").isTrue();
+        assertThat(this.template.stats().connected()).isFalse();
+        PendingConnection pending = this.template.stats().pendingConnection().orElseThrow();
         assertThat(pending.server()).contains(Integer.toString(port));
         assertThat(pending.reason()).as("the reason of the failed attempt").isNotBlank();
         assertThat(pending.attempts()).isGreaterThanOrEqualTo(1);
@@ -121,31 +121,31 @@ class DegradedStartIntegrationTests {
         assertThat(this.template.get("degraded:k")).as("a read is a miss").isNull();
         this.template.set("degraded:k", VALUE, Duration.ZERO);
         assertThat(this.template.getAsync("degraded:k").join()).isNull();
-        assertThat(this.template.degradedReads()).isEqualTo(2);
-        assertThat(this.template.skippedWrites()).isEqualTo(1);
+        assertThat(this.template.stats().degradedReads()).isEqualTo(2);
+        assertThat(this.template.stats().skippedWrites()).isEqualTo(1);
         // Refused at once as not connected: a call that waited for the command timeout would be counted as a timeout.
         assertThat(outcomes).containsOnly(CallOutcome.CONNECTION_FAILURE).hasSize(3);
         assertThatThrownBy(() -> this.template.incr("degraded:n", 1)).as("incr has no neutral answer")
                 .isInstanceOf(CacheConnectionException.class).hasMessageContaining("Not connected to").hasMessageContaining("yet");
 
         if (backend.name().startsWith("MEMCACHED")) {
-            await("a retry").atMost(Duration.ofSeconds(10)).until(() -> this.template.pendingConnection().orElseThrow().attempts() >= 2);
+            await("a retry").atMost(Duration.ofSeconds(10)).until(() -> this.template.stats().pendingConnection().orElseThrow().attempts() >= 2);
             // A retry asks with a plain socket first; a client built per retry would fail "within 1000 ms", logging as it goes.
-            assertThat(this.template.pendingConnection().orElseThrow().reason()).contains("Connection refused")
+            assertThat(this.template.stats().pendingConnection().orElseThrow().reason()).contains("Connection refused")
                     .doesNotContain("within");
         }
 
         this.server.restart(); // on the very port the template was given
 
-        await("the template to connect in the background").atMost(Duration.ofSeconds(15)).until(this.template::isConnected);
+        await("the template to connect in the background").atMost(Duration.ofSeconds(15)).until(() -> this.template.stats().connected());
         this.template.set("degraded:k", VALUE, Duration.ZERO);
         assertThat(this.template.get("degraded:k")).isEqualTo(VALUE);
         assertThat(backend.serverValue(this.server, "degraded:k")).as("the server holds what was written")
                 .isEqualTo(new String(VALUE, StandardCharsets.US_ASCII));
-        assertThat(this.template.degradedReads()).as("nothing degraded once connected").isEqualTo(2);
-        assertThat(this.template.skippedWrites()).isEqualTo(1);
-        assertThat(this.template.pendingConnection()).isEmpty();
-        assertThat(this.template.activeStrategy()).as("the configured strategy").isEqualTo(backend.strategy());
+        assertThat(this.template.stats().degradedReads()).as("nothing degraded once connected").isEqualTo(2);
+        assertThat(this.template.stats().skippedWrites()).isEqualTo(1);
+        assertThat(this.template.stats().pendingConnection()).isEmpty();
+        assertThat(this.template.stats().activeStrategy()).as("the configured strategy").isEqualTo(backend.strategy());
         await("the connector thread to end once connected").atMost(Duration.ofSeconds(5))
                 .until(() -> connectorThreads(name).isEmpty());
     }
@@ -161,8 +161,8 @@ class DegradedStartIntegrationTests {
         this.template.close();
 
         assertThat(connectorThreads(name)).as("no connector thread outlives the template").isEmpty();
-        assertThat(this.template.isConnected()).isFalse();
-        assertThat(this.template.pendingConnection()).isEmpty();
+        assertThat(this.template.stats().connected()).isFalse();
+        assertThat(this.template.stats().pendingConnection()).isEmpty();
     }
 
     @ParameterizedTest
@@ -181,7 +181,7 @@ class DegradedStartIntegrationTests {
         String name = "degraded-switcher";
         int port = freedPort(Backend.REDIS_LETTUCE_MULTI);
         this.template = Backend.REDIS_LETTUCE_MULTI.builder(name, port).onFailure(CacheFailureMode.DEGRADE).start();
-        StrategySpec configured = this.template.activeStrategy();
+        StrategySpec configured = this.template.stats().activeStrategy();
         List<SwitchEvent> events = new CopyOnWriteArrayList<>();
         StrategySwitcher switcher = new StrategySwitcher(this.template,
                 new ThresholdStrategyPolicy(ThresholdStrategyPolicy.Settings.defaults()), Duration.ofSeconds(1), AdaptiveMode.AUTO, null,
@@ -198,11 +198,11 @@ class DegradedStartIntegrationTests {
             assertThat(pin.outcome()).isEqualTo(SwitchEvent.Outcome.FAILED);
             assertThat(pin.failure()).contains("not connected");
             assertThat(switcher.state().pinned()).isNull();
-            assertThat(this.template.openConnections()).as("nothing half-opened").isZero();
+            assertThat(this.template.stats().openConnections()).as("nothing half-opened").isZero();
 
             this.server.restart();
-            await().atMost(Duration.ofSeconds(15)).until(this.template::isConnected);
-            assertThat(this.template.activeStrategy()).as("connected with the configured strategy, not the refused pin")
+            await().atMost(Duration.ofSeconds(15)).until(() -> this.template.stats().connected());
+            assertThat(this.template.stats().activeStrategy()).as("connected with the configured strategy, not the refused pin")
                     .isEqualTo(configured);
             assertThat(((RedisServer) this.server).connectedClients()).as("the configured MULTI of 2, nothing else")
                     .isEqualTo(2);

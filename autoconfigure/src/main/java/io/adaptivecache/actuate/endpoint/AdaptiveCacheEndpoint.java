@@ -10,12 +10,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.adaptivecache.management.TemplateNodes;
 import io.adaptivecache.adaptive.AdaptiveState;
 import io.adaptivecache.adaptive.Decision;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.management.CacheTemplateManagement;
+import io.adaptivecache.management.TemplateStats;
 import io.adaptivecache.metrics.NodeFigures;
 import io.adaptivecache.near.NearCacheStats;
 import io.adaptivecache.near.NearCacheTemplate;
@@ -181,7 +183,7 @@ public class AdaptiveCacheEndpoint {
         SwitchEvent event;
         try {
             spec = spec(verb, strategy, connections, switcher.connectionLimit(), limitOf(name));
-            if (!switcher.template().isConnected()) {
+            if (!switcher.template().stats().connected()) {
                 return notConnected(switcher, name);
             }
             event = verb.equals("pin") ? switcher.pin(spec) : switcher.forceTrial(spec);
@@ -202,11 +204,11 @@ public class AdaptiveCacheEndpoint {
 
     /** A pin or trial on a template that started without its server: refused whole, before anything is opened. */
     private static ControlOutcome notConnected(StrategySwitcher switcher, String name) {
-        String why = switcher.template().pendingConnection()
+        String why = switcher.template().stats().pendingConnection()
                 .map(pending -> " (" + pending.server() + ": " + pending.reason() + "; next attempt at " + pending.nextAttempt() + ")")
                 .orElse("");
         return ControlOutcome.refused(ControlOutcome.NOT_OPENED, "Template '" + name + "' has not connected to its server yet" + why
-                + ", so nothing changed: it connects with its configured strategy " + switcher.template().activeStrategy()
+                + ", so nothing changed: it connects with its configured strategy " + switcher.template().stats().activeStrategy()
                 + " once the server answers; pin or trial after that");
     }
 
@@ -264,20 +266,21 @@ public class AdaptiveCacheEndpoint {
     private TemplateDescriptor describe(StrategySwitcher switcher) {
         AdaptiveState state = switcher.state();
         CacheTemplateManagement template = switcher.template();
-        StrategyStats stats = template.isRunning() ? template.strategyStats() : null;
+        TemplateStats now = template.stats();
+        StrategyStats stats = now.running() ? now.strategyStats() : null;
         WindowSample window = state.lastWindow();
         Figures figures = window == null ? null
                 : new Figures(Math.round(window.throughput()), window.p50LatencyNanos() / 1e6, window.p99LatencyNanos() / 1e6,
                         window.meanBorrowWaitNanos() / 1e6, stats == null ? 0 : stats.inFlight(), window.waitingBorrowers(),
                         window.errors(), Math.round(window.concurrency() * 10) / 10.0);
         Decision decision = state.lastDecision();
-        return new TemplateDescriptor(template.backendKind(), transport(template), state.mode().name().toLowerCase(Locale.ROOT),
+        return new TemplateDescriptor(now.backendKind(), transport(template), state.mode().name().toLowerCase(Locale.ROOT),
                 state.pinned() == null ? null : state.pinned().toString(), state.active().toString(),
                 state.active().connections(), state.since(),
                 decision == null ? null : new DecisionDescriptor(decision.reason().name(), decision.target().toString(),
                         decision.evidence()),
-                figures, state.suppressed(), ResilienceDescriptor.of(template),
-                template.nodeSensors().map(nodes -> nodes.figures().stream().map(NodeDescriptor::of).toList()).orElse(null),
+                figures, state.suppressed(), ResilienceDescriptor.of(now),
+                template.nodes().map(TemplateNodes::sensors).map(nodes -> nodes.figures().stream().map(NodeDescriptor::of).toList()).orElse(null),
                 state.history().stream().map(SwitchDescriptor::of).toList(), lastWindow(switcher),
                 this.nearCaches.get().stream().filter(near -> near.remote() == template).map(NearCacheDescriptor::of).toList());
     }
@@ -292,7 +295,7 @@ public class AdaptiveCacheEndpoint {
      * Redis; both memcached drivers (spymemcached, XMemcached) always run on Java NIO.
      */
     private static String transport(CacheTemplateManagement template) {
-        if ("redis".equals(template.backendKind()) && LETTUCE_PRESENT) {
+        if ("redis".equals(template.stats().backendKind()) && LETTUCE_PRESENT) {
             return io.adaptivecache.redis.RedisTransport.inUse().label();
         }
         return "nio";
@@ -467,7 +470,7 @@ public class AdaptiveCacheEndpoint {
             float failureRate, float slowCallRate, long notPermittedCalls, boolean retry, int bulkheadAvailable,
             long degradedReads, long skippedWrites) {
 
-        static ResilienceDescriptor of(CacheTemplateManagement template) {
+        static ResilienceDescriptor of(TemplateStats template) {
             GuardStatus guard = template.guardStatus();
             return new ResilienceDescriptor(template.failureMode().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     guard.circuitBreaker(), guard.circuitState(), guard.failureRate(), guard.slowCallRate(),

@@ -7,6 +7,7 @@ import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.management.PendingConnection;
+import io.adaptivecache.management.TemplateStats;
 import io.adaptivecache.resilience.GuardStatus;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -41,22 +42,23 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        if (!this.template.isRunning()) {
+        TemplateStats stats = this.template.stats();
+        if (!stats.running()) {
             return Health.down().withDetail("reason", "not running").build();
         }
-        Optional<PendingConnection> pending = this.template.pendingConnection();
+        Optional<PendingConnection> pending = stats.pendingConnection();
         if (pending.isPresent()) {
             // Started without its server (on-failure: degrade): say so, and when it tries again, rather than probe.
             PendingConnection attempts = pending.get();
             return Health.down().withDetail("reason", "not connected yet: started without its server, connecting in the background")
-                    .withDetail("backend", this.template.backendKind()).withDetail("server", attempts.server())
+                    .withDetail("backend", stats.backendKind()).withDetail("server", attempts.server())
                     .withDetail("lastFailure", attempts.reason()).withDetail("attempts", attempts.attempts())
                     .withDetail("nextAttempt", attempts.nextAttempt().toString()).build();
         }
         Health.Builder health;
-        if (this.template.nodeProbe().isPresent()) {
+        if (this.template.nodes().isPresent()) {
             // A cluster: every master is asked, since one key reaches only one of them.
-            health = ClusterHealth.check(this.template.nodeProbe().get());
+            health = ClusterHealth.check(this.template.nodes().orElseThrow().probe());
         }
         else {
             try {
@@ -68,9 +70,11 @@ public class CacheTemplateHealthIndicator implements HealthIndicator {
                 withAuthenticationFailure(health, ex);
             }
         }
-        health.withDetail("backend", this.template.backendKind()).withDetail("strategy", this.template.activeStrategy().toString())
-                .withDetail("openConnections", this.template.openConnections());
-        GuardStatus guard = this.template.guardStatus();
+        // Read again after the probe: the figures as they are now, not before it.
+        TemplateStats after = this.template.stats();
+        health.withDetail("backend", after.backendKind()).withDetail("strategy", after.activeStrategy().toString())
+                .withDetail("openConnections", after.openConnections());
+        GuardStatus guard = after.guardStatus();
         if (guard.circuitState() != null) {
             health.withDetail("circuitBreaker", guard.circuitState());
         }

@@ -107,7 +107,7 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
         }
         if (cache.usesNearCacheOn(AdaptiveCacheSpringCacheProperties.Backend.REDIS, defaultBackend)
                 && templates.get(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE) instanceof ManagedCacheTemplate redis
-                && redis.nodeProbe().isPresent()) {
+                && redis.nodes().isPresent()) {
             throw new InvalidAdaptiveCachePropertyException(property, true, "the Redis template is a Redis Cluster's, which a near"
                     + " cache with invalidations does not support yet (it would need a tracking connection to every master);"
                     + " turn the near cache off for the caches stored in Redis");

@@ -1,14 +1,11 @@
 package io.adaptivecache.autoconfigure.observation;
 
-import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.AdaptiveCacheObservationProperties;
-import io.adaptivecache.autoconfigure.CacheTemplateBeans;
 import io.adaptivecache.micrometer.CacheCallObservationConvention;
 import io.adaptivecache.micrometer.CacheCallObservations;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,11 +15,13 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 
 /**
- * Makes every call of every managed cache template (the application's own beans too) a Micrometer Observation
+ * Makes every call of the auto-configured cache templates a Micrometer Observation
  * ({@code adaptive.cache.call}; a span when the application has tracing) when
  * {@code adaptive-cache.observations.enabled=true} and the application has an
  * {@link ObservationRegistry} (Boot's, with spring-boot-micrometer-observation or the actuator).
- * Off, the templates get no interceptor and create no observation. An application may replace the
+ * The templates are given the {@link CacheCallObservations} bean as their builder's call
+ * interceptor; a template the application builds itself gets the same by passing that bean to its
+ * builder's {@code interceptCallsWith}. Off, the templates get no interceptor and create no observation. An application may replace the
  * {@link CacheCallObservations} bean, or give a {@link CacheCallObservationConvention} bean to
  * rename or retag the observations.
  */
@@ -39,15 +38,5 @@ public final class AdaptiveCacheObservationAutoConfiguration {
     CacheCallObservations adaptiveCacheCallObservations(ObservationRegistry registry,
             ObjectProvider<CacheCallObservationConvention> convention) {
         return new CacheCallObservations(registry, convention.getIfUnique());
-    }
-
-    /**
-     * Attaches the observations to every template once all beans exist: before the templates
-     * start (with the application's lifecycle), so before their first call.
-     */
-    @Bean
-    SmartInitializingSingleton adaptiveCacheCallObservationsAttacher(ObjectProvider<CacheTemplate> templates,
-            CacheCallObservations observations) {
-        return () -> CacheTemplateBeans.managed(templates).forEach(template -> template.interceptCallsWith(observations));
     }
 }

@@ -141,7 +141,7 @@ class AdaptiveCacheObservationAutoConfigurationTests {
                         assertSingleObservation("redis", "SINGLE", "set", "degraded", CacheException.class);
 
                         // Two failures in a window of two: the breaker is open and refuses the next call.
-                        assertThat(template.guardStatus().circuitState()).isEqualTo("OPEN");
+                        assertThat(template.stats().guardStatus().circuitState()).isEqualTo("OPEN");
                         assertThat(template.get(KEY)).isNull();
                         assertSingleObservation("redis", "SINGLE", "get", "rejected", CacheRejectedException.class);
                     });

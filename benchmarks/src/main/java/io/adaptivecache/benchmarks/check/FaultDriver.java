@@ -156,7 +156,7 @@ public final class FaultDriver implements Runnable {
             case SWITCH -> {
                 ManagedCacheTemplate template = setup.remotes.get(random.nextInt(setup.remotes.size()));
                 List<StrategySpec> strategies = setup.strategies();
-                int now = strategies.indexOf(template.activeStrategy());
+                int now = strategies.indexOf(template.stats().activeStrategy());
                 template.switchStrategy(strategies.get((now + 1 + random.nextInt(strategies.size() - 1)) % strategies.size()));
             }
             case PAUSE_WRITES -> {

@@ -41,7 +41,7 @@ final class AdaptiveTemplateClient extends CacheTemplateClient {
         ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.Settings.defaults()
                 .withTimings(timings.dwell(), timings.trial());
         // As the auto-configuration does: a template with blocking POOLED connections may move a few callers onto them.
-        ThresholdStrategyPolicy.BlockingPool blockingPool = template.pooledConnectionsBlock()
+        ThresholdStrategyPolicy.BlockingPool blockingPool = template.stats().pooledConnectionsBlock()
                 ? ThresholdStrategyPolicy.BlockingPool.DEFAULTS : null;
         this.switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(settings, blockingPool), timings.window(),
                 AdaptiveMode.AUTO,
@@ -80,12 +80,12 @@ final class AdaptiveTemplateClient extends CacheTemplateClient {
             }
         }
         Duration lastSwitchAfter = lastSwitch == null ? Duration.ZERO : Duration.between(loadStarted, lastSwitch);
-        return new Settling(switches, lastSwitchAfter, settled, describe(this.template.activeStrategy()));
+        return new Settling(switches, lastSwitchAfter, settled, describe(this.template.stats().activeStrategy()));
     }
 
     @Override
     public String liveStrategy() {
-        return describe(this.template.activeStrategy());
+        return describe(this.template.stats().activeStrategy());
     }
 
     @Override

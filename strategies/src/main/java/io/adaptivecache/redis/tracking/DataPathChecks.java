@@ -200,7 +200,7 @@ final class DataPathChecks {
     }
 
     private static boolean degrades(CacheTemplate template) {
-        return template instanceof ManagedCacheTemplate managed && managed.failureMode() == CacheFailureMode.DEGRADE;
+        return template instanceof ManagedCacheTemplate managed && managed.stats().failureMode() == CacheFailureMode.DEGRADE;
     }
 
     /** Stops the thread of the synchronous reads; reads on their way fail, and nothing serves after closing anyway. */
