@@ -8,6 +8,7 @@ import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.metrics.NodeSensors;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
+import io.adaptivecache.strategy.StrategyFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,6 +38,14 @@ public interface CacheBackend<C> extends AutoCloseable {
      * @return the commands
      */
     CacheCommands<C> commands();
+
+    /**
+     * Opens the strategy each spec names on this backend's connections.
+     * @return by default every strategy on {@link #connections()}
+     */
+    default StrategyFactory<C> strategies() {
+        return StrategyFactory.of(connections());
+    }
 
     /**
      * The keys, values and TTLs this backend accepts.
@@ -99,6 +108,11 @@ public interface CacheBackend<C> extends AutoCloseable {
             }
 
             @Override
+            public StrategyFactory<C> strategies() {
+                return backend.strategies();
+            }
+
+            @Override
             public CacheInputRules inputRules() {
                 return backend.inputRules();
             }
@@ -148,8 +162,28 @@ public interface CacheBackend<C> extends AutoCloseable {
      */
     static <C> CacheBackend<C> of(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
             CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, Runnable onClose) {
-        return new AssembledCacheBackend<>(kind, connections, commands, inputRules, exceptionTranslator, commandTimeout, null,
+        return of(kind, connections, StrategyFactory.of(connections), commands, inputRules, exceptionTranslator, commandTimeout,
                 onClose);
+    }
+
+    /**
+     * A backend assembled from its parts, whose strategies are opened by a factory of its own (a blocking pool).
+     * @param kind the backend's kind, such as {@code redis}
+     * @param connections opens, checks and closes native connections
+     * @param strategies opens the strategy each spec names
+     * @param commands issues commands on one connection
+     * @param inputRules the input the backend accepts
+     * @param exceptionTranslator turns client exceptions into cache exceptions
+     * @param commandTimeout the client's command timeout
+     * @param onClose releases client-wide resources
+     * @param <C> the native connection type
+     * @return the backend
+     */
+    static <C> CacheBackend<C> of(String kind, ConnectionFactory<C> connections, StrategyFactory<C> strategies,
+            CacheCommands<C> commands, CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout,
+            Runnable onClose) {
+        return new AssembledCacheBackend<>(kind, connections, strategies, commands, inputRules, exceptionTranslator, commandTimeout,
+                null, onClose);
     }
 
     /**
@@ -168,13 +202,13 @@ public interface CacheBackend<C> extends AutoCloseable {
     static <C> CacheBackend<C> of(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
             CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, NodeSensors nodes,
             Runnable onClose) {
-        return new AssembledCacheBackend<>(kind, connections, commands, inputRules, exceptionTranslator, commandTimeout,
-                Objects.requireNonNull(nodes, "nodes"), onClose);
+        return new AssembledCacheBackend<>(kind, connections, StrategyFactory.of(connections), commands, inputRules,
+                exceptionTranslator, commandTimeout, Objects.requireNonNull(nodes, "nodes"), onClose);
     }
 }
 
 /** The plain holder behind {@link CacheBackend#of}. */
-record AssembledCacheBackend<C>(String kind, ConnectionFactory<C> connections, CacheCommands<C> commands,
+record AssembledCacheBackend<C>(String kind, ConnectionFactory<C> connections, StrategyFactory<C> strategies, CacheCommands<C> commands,
         CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, @Nullable NodeSensors nodes,
         Runnable onClose) implements CacheBackend<C> {
 

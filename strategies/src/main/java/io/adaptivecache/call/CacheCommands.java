@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * Runs a {@link Command} on <b>one</b> native connection: the one method through which every layer
  * between a template and the wire passes a command on (node observation, driver binding), so that
  * each is written once for every command. A backend's own commands are a
- * {@link Command.Handler}, adapted by {@link #of}. Arguments arrive validated by
+ * {@link CommandHandler}, adapted by {@link #of}. Arguments arrive validated by
  * {@link io.adaptivecache.backend.CacheInputRules}; implementations issue the command without blocking and complete the
  * stage when the reply arrives.
  *
@@ -33,7 +33,7 @@ public interface CacheCommands<C> {
      * @param <C> the native connection type
      * @return the commands
      */
-    static <C> CacheCommands<C> of(Command.Handler<C> handler) {
+    static <C> CacheCommands<C> of(CommandHandler<C> handler) {
         Objects.requireNonNull(handler, "handler");
         return new CacheCommands<>() {
             @Override

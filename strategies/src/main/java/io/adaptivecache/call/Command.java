@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
  * layer between the caller and the wire (the template, the guard, the strategy, node observation,
  * driver binding, the near cache) passes a command on through one method, so a layer is written
  * once for every command; only a backend, which must speak each command to its server, names
- * them one by one, in its {@link Handler}.
+ * them one by one, in its {@link CommandHandler}.
  *
  * <p>Adding a command means: a record here (with the traits that say what it carries, which is
- * also what gets validated), a method in {@link Handler} (so that each backend must implement it
+ * also what gets validated), a method in {@link CommandHandler} (so that each backend must implement it
  * to compile), a constant in {@link CacheCommand} and the user's method on
  * {@link io.adaptivecache.CacheOperations}.
  *
@@ -40,7 +40,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
      * @param <C> the native connection type
      * @return the reply, when it arrives
      */
-    <C> CompletionStage<T> sendTo(Handler<C> handler, C connection);
+    <C> CompletionStage<T> sendTo(CommandHandler<C> handler, C connection);
 
     /**
      * What a template that degrades failures answers when this command fails: a miss for a read,
@@ -119,116 +119,6 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
     }
 
     /**
-     * The commands on one native connection, implemented once per backend: the only place that
-     * names every command. Arguments arrive validated; implementations issue the command without
-     * blocking and complete the stage when the reply arrives.
-     *
-     * @param <C> the native connection type
-     */
-    interface Handler<C> {
-
-        /**
-         * GET.
-         * @param connection the connection
-         * @param key the key
-         * @return the value, or {@code null}
-         */
-        CompletionStage<byte @Nullable []> get(C connection, String key);
-
-        /**
-         * Multi-get, one request per server.
-         * @param connection the connection
-         * @param keys distinct keys, at least one
-         * @return present keys with their values, in the order of {@code keys}
-         */
-        CompletionStage<Map<String, byte[]>> getAll(C connection, List<String> keys);
-
-        /**
-         * SET.
-         * @param connection the connection
-         * @param key the key
-         * @param value the value
-         * @param ttl time to live, zero for none
-         * @return completes when stored
-         */
-        CompletionStage<Void> set(C connection, String key, byte[] value, Duration ttl);
-
-        /**
-         * ADD: store only if absent.
-         * @param connection the connection
-         * @param key the key
-         * @param value the value
-         * @param ttl time to live, zero for none
-         * @return whether stored
-         */
-        CompletionStage<Boolean> add(C connection, String key, byte[] value, Duration ttl);
-
-        /**
-         * REPLACE: store only if present.
-         * @param connection the connection
-         * @param key the key
-         * @param value the value
-         * @param ttl time to live, zero for none
-         * @return whether stored
-         */
-        CompletionStage<Boolean> replace(C connection, String key, byte[] value, Duration ttl);
-
-        /**
-         * DELETE.
-         * @param connection the connection
-         * @param key the key
-         * @return whether the key existed
-         */
-        CompletionStage<Boolean> delete(C connection, String key);
-
-        /**
-         * GETS: the value and its CAS token.
-         * @param connection the connection
-         * @param key the key
-         * @return the value and token, or {@code null}
-         */
-        CompletionStage<@Nullable CasValue<byte[]>> gets(C connection, String key);
-
-        /**
-         * CAS.
-         * @param connection the connection
-         * @param key the key
-         * @param token the token from {@link #gets}
-         * @param value the new value
-         * @param ttl time to live, zero for none
-         * @return the outcome
-         */
-        CompletionStage<CasResult> cas(C connection, String key, CasToken token, byte[] value, Duration ttl);
-
-        /**
-         * INCR; an absent counter starts at 0.
-         * @param connection the connection
-         * @param key the key
-         * @param delta zero or more
-         * @return the new value
-         */
-        CompletionStage<Long> incr(C connection, String key, long delta);
-
-        /**
-         * DECR; an absent counter starts at 0.
-         * @param connection the connection
-         * @param key the key
-         * @param delta zero or more
-         * @return the new value
-         */
-        CompletionStage<Long> decr(C connection, String key, long delta);
-
-        /**
-         * TOUCH: a new TTL without reading the value.
-         * @param connection the connection
-         * @param key the key
-         * @param ttl time to live, zero for none
-         * @return whether the key existed
-         */
-        CompletionStage<Boolean> touch(C connection, String key, Duration ttl);
-    }
-
-    /**
      * GET.
      * @param key the key
      */
@@ -240,7 +130,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<byte @Nullable []> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<byte @Nullable []> sendTo(CommandHandler<C> handler, C connection) {
             return handler.get(connection, key);
         }
 
@@ -267,7 +157,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<Map<String, byte[]>> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<Map<String, byte[]>> sendTo(CommandHandler<C> handler, C connection) {
             return handler.getAll(connection, keys);
         }
 
@@ -298,7 +188,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<@Nullable CasValue<byte[]>> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<@Nullable CasValue<byte[]>> sendTo(CommandHandler<C> handler, C connection) {
             return handler.gets(connection, key);
         }
 
@@ -327,7 +217,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<Void> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<Void> sendTo(CommandHandler<C> handler, C connection) {
             return handler.set(connection, key, value, ttl);
         }
 
@@ -352,7 +242,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<Boolean> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<Boolean> sendTo(CommandHandler<C> handler, C connection) {
             return handler.add(connection, key, value, ttl);
         }
 
@@ -376,7 +266,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<Boolean> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<Boolean> sendTo(CommandHandler<C> handler, C connection) {
             return handler.replace(connection, key, value, ttl);
         }
 
@@ -401,7 +291,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<CasResult> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<CasResult> sendTo(CommandHandler<C> handler, C connection) {
             return handler.cas(connection, key, token, value, ttl);
         }
 
@@ -423,7 +313,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<Boolean> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<Boolean> sendTo(CommandHandler<C> handler, C connection) {
             return handler.delete(connection, key);
         }
 
@@ -446,7 +336,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<Boolean> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<Boolean> sendTo(CommandHandler<C> handler, C connection) {
             return handler.touch(connection, key, ttl);
         }
 
@@ -469,7 +359,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<Long> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<Long> sendTo(CommandHandler<C> handler, C connection) {
             return handler.incr(connection, key, delta);
         }
     }
@@ -487,7 +377,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         }
 
         @Override
-        public <C> CompletionStage<Long> sendTo(Handler<C> handler, C connection) {
+        public <C> CompletionStage<Long> sendTo(CommandHandler<C> handler, C connection) {
             return handler.decr(connection, key, delta);
         }
     }

@@ -14,7 +14,7 @@ import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.call.Command;
+import io.adaptivecache.call.CommandHandler;
 import net.spy.memcached.CASResponse;
 import net.spy.memcached.CASValue;
 import net.spy.memcached.MemcachedClient;
@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * listener (run on the client's I/O thread, no thread blocks per call) and registered with
  * {@link OperationDeadlines}, which fails it if the server does not answer in time.
  */
-final class SpymemcachedCacheCommands implements Command.Handler<MemcachedClient> {
+final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient> {
 
     private final MemcachedProtocol protocol;
     private final OperationDeadlines deadlines;

@@ -17,7 +17,7 @@ import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.InvalidCacheInputException;
-import io.adaptivecache.call.Command;
+import io.adaptivecache.call.CommandHandler;
 import net.rubyeye.xmemcached.GetsResponse;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.exception.MemcachedClientException;
@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * completed stage. XMemcached's exceptions are translated here, since only this class may name
  * them (XMemcached is an optional dependency).
  */
-final class XMemcachedCacheCommands implements Command.Handler<MemcachedClient> {
+final class XMemcachedCacheCommands implements CommandHandler<MemcachedClient> {
 
     private final long timeoutMillis;
     private final LongSupplier epochSeconds;

@@ -116,7 +116,7 @@ final class NearCachingTemplate extends CommandCacheTemplate implements NearCach
         return writes.setAsync(key, value, ttl);
     }
 
-    // ---- every command, as a value: reads and sets take their paths above; any other command changes its key
+    // ---- every command, as a value: get, getAll and set take their paths above; other reads pass; writes drop the copy
 
     @Override
     @SuppressWarnings("unchecked")
@@ -131,10 +131,11 @@ final class NearCachingTemplate extends CommandCacheTemplate implements NearCach
             set(set.key(), set.value(), set.ttl());
             return null;
         }
-        if (command instanceof Command.Gets) {
+        if (command.kind().isRead()) {
+            // Any other read (gets, ...) leaves the server as it was: passed on, the local tier untouched.
             return remoteCommands.execute(command);
         }
-        // A write of its key (and, by default, any command added later: dropping a copy is always safe).
+        // A write of its key: the copy goes before it is sent and again when it completes.
         String key = ((Command.Keyed<T>) command).key();
         return writes.write(key, () -> remoteCommands.execute(command));
     }
@@ -151,7 +152,7 @@ final class NearCachingTemplate extends CommandCacheTemplate implements NearCach
         if (command instanceof Command.Set set) {
             return (CompletableFuture<T>) setAsync(set.key(), set.value(), set.ttl());
         }
-        if (command instanceof Command.Gets) {
+        if (command.kind().isRead()) {
             return remoteCommands.executeAsync(command);
         }
         String key = ((Command.Keyed<T>) command).key();

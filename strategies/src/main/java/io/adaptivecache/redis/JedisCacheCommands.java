@@ -17,7 +17,7 @@ import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.call.Command;
+import io.adaptivecache.call.CommandHandler;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -32,7 +32,7 @@ import redis.clients.jedis.params.SetParams;
  * including across a switch between strategies. Jedis's exceptions are translated here, since
  * only this class may name them (Jedis is an optional dependency).
  */
-final class JedisCacheCommands implements Command.Handler<Jedis> {
+final class JedisCacheCommands implements CommandHandler<Jedis> {
 
     private final String address;
     private final @Nullable RedisAuthentication authentication;

@@ -5,6 +5,7 @@ import java.time.Duration;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
+import io.adaptivecache.strategy.BlockingPoolStrategies;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
@@ -25,7 +26,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * command timeout as the socket timeout.
  *
  * <p>A Jedis connection serves one caller at a time, so these serve POOLED strategies only
- * ({@link #supportsSharing()} is false); a Jedis-pooled template's other strategies run on
+ * (only a POOLED strategy uses them); a Jedis-pooled template's other strategies run on
  * Lettuce ({@link JedisPooledConnections}).
  */
 final class JedisConnections implements ConnectionFactory<Jedis> {
@@ -68,15 +69,9 @@ final class JedisConnections implements ConnectionFactory<Jedis> {
         this.description = description;
     }
 
-    /** Refused: a Jedis connection cannot carry many callers' commands at once ({@link #supportsSharing()}). */
+    /** A blocking connection, for one caller at a time: only a POOLED strategy lends these ({@link BlockingPoolStrategies}). */
     @Override
     public Jedis open() {
-        throw new UnsupportedOperationException("Jedis connections to " + this.description + " serve one caller at a time: "
-                + "POOLED strategies only");
-    }
-
-    @Override
-    public Jedis openExclusive() {
         Jedis jedis = null;
         try {
             // Inside the try: Jedis may connect (AUTH, SELECT and all) in its constructor already, so a server that cannot be
@@ -98,16 +93,6 @@ final class JedisConnections implements ConnectionFactory<Jedis> {
 
     void authentication(RedisAuthentication authentication) {
         this.authentication = authentication;
-    }
-
-    @Override
-    public boolean supportsSharing() {
-        return false;
-    }
-
-    @Override
-    public boolean exclusiveConnectionsBlock() {
-        return true;
     }
 
     @Override

@@ -5,17 +5,19 @@ import java.time.Duration;
 import javax.net.ssl.SSLContext;
 
 import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.strategy.BlockingPoolStrategies;
 import io.adaptivecache.strategy.ConnectionFactory;
+import io.adaptivecache.strategy.StrategyFactory;
 import redis.clients.jedis.Jedis;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 
 /**
- * Opens the connections of a Redis template whose POOLED strategies run on Jedis
+ * The connections of a Redis template whose POOLED strategies run on Jedis
  * ({@link RedisDriver#JEDIS}): Lettuce connections, thread-safe, for SINGLE, MULTI and the async
- * lane ({@link #open()}); Jedis connections, blocking, for POOLED ({@link #openExclusive()}).
- * Each comes bound to its driver's commands. Built only for such a template, and the only class
- * that creates Jedis's connections and commands, so that Jedis is loaded for no other.
+ * lane (this factory); Jedis connections, blocking, for POOLED ({@link #strategies()}). Each comes
+ * bound to its driver's commands. Built only for such a template, and the only class that creates
+ * Jedis's connections and commands, so that Jedis is loaded for no other.
  */
 final class JedisPooledConnections implements ConnectionFactory<BoundConnection<?>> {
 
@@ -41,19 +43,17 @@ final class JedisPooledConnections implements ConnectionFactory<BoundConnection<
         this.jedisCommands = CacheCommands.of(new JedisCacheCommands(lettuce.describe(), authentication));
     }
 
+    /**
+     * The template's strategies: SINGLE and MULTI on Lettuce, POOLED on Jedis with a Lettuce async lane.
+     * @return the strategies
+     */
+    StrategyFactory<BoundConnection<?>> strategies() {
+        return new BlockingPoolStrategies<>(this, new Blocking());
+    }
+
     @Override
     public BoundConnection<?> open() {
         return new BoundConnection<>(this.lettuce.open(), this.lettuceCommands, this.lettuce);
-    }
-
-    @Override
-    public BoundConnection<?> openExclusive() {
-        return new BoundConnection<>(this.jedis.openExclusive(), this.jedisCommands, this.jedis);
-    }
-
-    @Override
-    public boolean exclusiveConnectionsBlock() {
-        return true;
     }
 
     @Override
@@ -69,5 +69,29 @@ final class JedisPooledConnections implements ConnectionFactory<BoundConnection<
     @Override
     public String describe() {
         return this.lettuce.describe();
+    }
+
+    /** The Jedis connections a POOLED strategy lends to one caller at a time. */
+    private final class Blocking implements ConnectionFactory<BoundConnection<?>> {
+
+        @Override
+        public BoundConnection<?> open() {
+            return new BoundConnection<>(jedis.open(), jedisCommands, jedis);
+        }
+
+        @Override
+        public boolean isUsable(BoundConnection<?> connection) {
+            return connection.isUsable();
+        }
+
+        @Override
+        public void close(BoundConnection<?> connection) {
+            connection.close();
+        }
+
+        @Override
+        public String describe() {
+            return jedis.describe();
+        }
     }
 }

@@ -14,7 +14,7 @@ import java.util.function.Function;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
-import io.adaptivecache.call.Command;
+import io.adaptivecache.call.CommandHandler;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -36,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>TTLs are sent in milliseconds (rounded up); {@link Duration#ZERO} stores without expiry.
  */
-final class RedisCacheCommands<C> implements Command.Handler<C> {
+final class RedisCacheCommands<C> implements CommandHandler<C> {
 
     private final Function<C, RedisClusterAsyncCommands<String, byte[]>> async;
     private final boolean splitBySlot;

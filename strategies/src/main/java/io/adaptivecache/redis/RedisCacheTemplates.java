@@ -130,7 +130,8 @@ public final class RedisCacheTemplates {
                 // Jedis is optional: its classes load on this path only.
                 JedisPooledConnections both = new JedisPooledConnections(connections, COMMANDS, connectionUri, connectTimeout(),
                         this.jedisSslContext, authentication);
-                return CacheBackend.of("redis", both, BoundConnection.COMMANDS, inputRules(), translator, commandTimeout(), close);
+                return CacheBackend.of("redis", both, both.strategies(), BoundConnection.COMMANDS, inputRules(), translator,
+                        commandTimeout(), close);
             }
             return CacheBackend.of("redis", connections, COMMANDS, inputRules(), translator, commandTimeout(), close);
         }

@@ -41,10 +41,6 @@ public interface ConnectionStrategy<C> extends AutoCloseable {
      * @return the open strategy
      */
     static <C> ConnectionStrategy<C> open(StrategySpec spec, ConnectionFactory<C> factory, PoolConfigCustomizer poolCustomizer) {
-        if (spec.type() != StrategyType.POOLED && !factory.supportsSharing()) {
-            throw new IllegalArgumentException("The connections to " + factory.describe() + " cannot be shared by concurrent callers"
-                    + " (a blocking driver's), so " + spec + " cannot run on them: use a POOLED strategy");
-        }
         return switch (spec.type()) {
             case SINGLE, MULTI -> new SharedConnectionStrategy<>(spec, factory);
             case POOLED -> PooledConnectionStrategy.open(spec, factory, poolCustomizer);
@@ -64,6 +60,16 @@ public interface ConnectionStrategy<C> extends AutoCloseable {
      * @throws io.adaptivecache.CacheTimeoutException if no pooled connection became free in time
      */
     @Nullable ConnectionLease<C> tryAcquire();
+
+    /**
+     * Leases a connection for one call whose caller must not block (an {@code ...Async} caller).
+     * The same as {@link #tryAcquire()} for a strategy whose connections do not block their
+     * caller; a blocking pool serves such a caller on its shared async lane instead.
+     * @return a lease, or {@code null} if this strategy has been retired
+     */
+    default @Nullable ConnectionLease<C> tryAcquireWithoutBlocking() {
+        return tryAcquire();
+    }
 
     /**
      * Stops handing out leases. Idempotent.

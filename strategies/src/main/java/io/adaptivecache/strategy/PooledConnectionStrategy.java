@@ -162,7 +162,7 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
 
         @Override
         public Lease<C> create() {
-            Lease<C> lease = new Lease<>(factory.openExclusive(), PooledConnectionStrategy.this);
+            Lease<C> lease = new Lease<>(factory.open(), PooledConnectionStrategy.this);
             open.incrementAndGet();
             return lease;
         }

@@ -34,15 +34,9 @@ import org.slf4j.LoggerFactory;
  * the drain timeout passes, whichever comes first; set the drain timeout above the command
  * timeout so that the first always wins.
  *
- * <p>When the live strategy is POOLED on connections that block their caller (Jedis), calls that
- * must not block ({@link #executeAsync}) run on an <em>async lane</em> instead: one shared,
- * non-blocking connection, opened with the blocking strategy (before it goes live, so that no
- * caller ever waits for it to connect) and closed when the template switches to a strategy whose
- * connections do not block. So a blocking pool can serve synchronous callers
- * on their own threads while {@code ...Async} callers still get a future at once.
- *
- * <p>This class is the mechanism only; deciding <em>when</em> to switch belongs to the caller
- * (an operator, or the adaptive controller).
+ * <p>Which strategy a spec opens is its {@link StrategyFactory}'s business; each call says only
+ * whether its caller may block. This class is the mechanism only; deciding <em>when</em> to switch
+ * belongs to the caller (an operator, or the adaptive controller).
  *
  * @param <C> the native connection type
  */
@@ -50,18 +44,17 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(SwappableConnectionStrategy.class);
 
-    private final ConnectionCounter<C> factory;
+    private final ConnectionFactory<C> factory;
+    private final StrategyFactory<C> strategies;
+    private final OpenConnections open = new OpenConnections();
     private final ExceptionTranslator translator;
     private final Duration drainTimeout;
     private final PoolConfigCustomizer poolCustomizer;
     private final CallObserver observer;
     private final Consumer<StrategySpec> liveStrategy;
     private final ReentrantLock switchLock = new ReentrantLock();
-    private final Object laneLock = new Object();
     // null until started; then never null again (close keeps the last one to report on).
     private volatile @Nullable ConnectionStrategy<C> active;
-    // null unless the live strategy blocks its caller.
-    private volatile @Nullable ConnectionStrategy<C> asyncLane;
     private volatile long retiredBorrows;
     private volatile long retiredBorrowWaitNanos;
     private volatile boolean closed;
@@ -74,38 +67,27 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      */
     public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
             Duration drainTimeout) {
-        this(factory, translator, drainTimeout, PoolConfigCustomizer.NONE, CallObserver.NONE);
-    }
-
-    /**
-     * Creates an instance that is not started yet.
-     * @param factory the backend's connections
-     * @param translator turns the backend's exceptions into cache exceptions
-     * @param drainTimeout longest wait for a retired strategy's calls to finish before closing it
-     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
-     * @param observer told about every call when it completes
-     */
-    public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
-            Duration drainTimeout, PoolConfigCustomizer poolCustomizer, CallObserver observer) {
-        this(factory, translator, drainTimeout, poolCustomizer, observer, live -> {
+        this(factory, StrategyFactory.of(factory), translator, drainTimeout, PoolConfigCustomizer.NONE, CallObserver.NONE, live -> {
         });
     }
 
     /**
      * Creates an instance that is not started yet.
-     * @param factory the backend's connections
+     * @param factory the backend's connections: where they go, whether the server can be reached
+     * @param strategies opens the strategy each spec names
      * @param translator turns the backend's exceptions into cache exceptions
      * @param drainTimeout longest wait for a retired strategy's calls to finish before closing it
      * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
      * @param observer told about every call when it completes
      * @param liveStrategy told of the live strategy whenever it changes (under the switch, off the hot path)
      */
-    public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
+    public SwappableConnectionStrategy(ConnectionFactory<C> factory, StrategyFactory<C> strategies, ExceptionTranslator translator,
             Duration drainTimeout, PoolConfigCustomizer poolCustomizer, CallObserver observer, Consumer<StrategySpec> liveStrategy) {
+        this.strategies = Objects.requireNonNull(strategies, "strategies");
         this.liveStrategy = Objects.requireNonNull(liveStrategy, "liveStrategy");
         this.observer = Objects.requireNonNull(observer, "observer");
         this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
-        this.factory = new ConnectionCounter<>(Objects.requireNonNull(factory, "factory"));
+        this.factory = Objects.requireNonNull(factory, "factory");
         this.translator = Objects.requireNonNull(translator, "translator");
         this.drainTimeout = Objects.requireNonNull(drainTimeout, "drainTimeout");
     }
@@ -121,14 +103,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             if (closed || active != null) {
                 throw new IllegalStateException(closed ? "Already closed" : "Already started with " + active.spec());
             }
-            ConnectionStrategy<C> first = ConnectionStrategy.open(spec, factory, poolCustomizer);
-            try {
-                openLaneFor(first);
-            }
-            catch (RuntimeException ex) {
-                first.close();
-                throw ex;
-            }
+            ConnectionStrategy<C> first = strategies.open(spec, open, poolCustomizer);
             active = first;
             liveStrategy.accept(spec);
             logger.debug("Opened {} to {}", spec, factory.describe());
@@ -185,14 +160,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             ConnectionStrategy<C> fresh;
             try {
                 factory.checkReachable();
-                fresh = ConnectionStrategy.open(pending.spec(), factory, poolCustomizer);
-                try {
-                    openLaneFor(fresh);
-                }
-                catch (RuntimeException ex) {
-                    fresh.close();
-                    throw ex;
-                }
+                fresh = strategies.open(pending.spec(), open, poolCustomizer);
             }
             catch (CacheException ex) {
                 pending.failed(ex);
@@ -245,7 +213,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @param commands issue it on the leased connection; must not block
      * @param callerMayBlock whether the caller waits for the reply on its own thread, so that a
      *     strategy whose connections block their caller may serve it (see
-     *     {@link ConnectionStrategy#tryAcquire(boolean)})
+     *     {@link ConnectionStrategy#tryAcquireWithoutBlocking()})
      * @param <T> the result type
      * @return the command's result
      */
@@ -255,10 +223,10 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     }
 
     /**
-     * Runs any operation on a leased connection as {@link #execute(Command, CacheCommands, boolean)}
-     * runs a command, for a caller that may block: probes and tests.
-     * @param kind which command, for the observer
-     * @param operation issues the command on the connection; must not block
+     * Runs any operation as {@link #execute(Command, CacheCommands, boolean)} runs a command, for a
+     * caller that may block (probes, tests).
+     * @param kind what the observer is told
+     * @param operation issues the command on the leased connection; must not block
      * @param <T> the result type
      * @return the operation's result
      */
@@ -315,53 +283,13 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
                 throw new CacheConnectionException(strategy == null ? "The cache template to " + factory.describe()
                         + " has not been started" : "The cache template to " + factory.describe() + " is closed");
             }
-            if (!callerMayBlock && blocks(strategy)) {
-                ConnectionStrategy<C> lane = lane();
-                if (lane != null) {
-                    strategy = lane;
-                }
-            }
-            ConnectionLease<C> lease = strategy.tryAcquire();
+            ConnectionLease<C> lease = callerMayBlock ? strategy.tryAcquire() : strategy.tryAcquireWithoutBlocking();
             if (lease != null) {
                 return lease;
             }
             // Retired under us: its successor was published before the retirement, so the next read sees it.
             Thread.onSpinWait();
         }
-    }
-
-    /** Whether a strategy's connections block their caller: POOLED on a blocking driver. */
-    private boolean blocks(ConnectionStrategy<C> strategy) {
-        return strategy.spec().type() == StrategyType.POOLED && factory.exclusiveConnectionsBlock();
-    }
-
-    /** The async lane while the live strategy blocks; {@code null} otherwise (the caller then re-reads the live strategy). */
-    private @Nullable ConnectionStrategy<C> lane() {
-        return asyncLane;
-    }
-
-    /** Opens the async lane, if the strategy about to go live blocks and there is none. Under the switch lock. */
-    private void openLaneFor(ConnectionStrategy<C> strategy) {
-        synchronized (laneLock) {
-            if (asyncLane == null && blocks(strategy)) {
-                asyncLane = ConnectionStrategy.open(StrategySpec.single(), factory, poolCustomizer);
-                logger.debug("Opened an async lane to {} beside {}", factory.describe(), strategy.spec());
-            }
-        }
-    }
-
-    /** Closes the async lane once the live strategy no longer blocks (or on close), after its calls finish. */
-    private void retireLaneUnlessNeeded() {
-        ConnectionStrategy<C> retiring;
-        synchronized (laneLock) {
-            ConnectionStrategy<C> live = active;
-            if (asyncLane == null || (!closed && live != null && blocks(live))) {
-                return;
-            }
-            retiring = asyncLane;
-            asyncLane = null;
-        }
-        drainAndClose(retiring);
     }
 
     private CacheException translate(Throwable failure) {
@@ -396,20 +324,11 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
                 return new SwitchReport(spec, spec, Duration.ZERO, Duration.ZERO, true);
             }
             long started = System.nanoTime();
-            ConnectionStrategy<C> fresh = ConnectionStrategy.open(spec, factory, poolCustomizer);
-            try {
-                openLaneFor(fresh);
-            }
-            catch (RuntimeException ex) {
-                // As if the new strategy could not be opened: the old one stays live, nothing is left open.
-                fresh.close();
-                throw ex;
-            }
+            ConnectionStrategy<C> fresh = strategies.open(spec, open, poolCustomizer);
             long warmed = System.nanoTime();
             active = fresh;
             liveStrategy.accept(spec);
             boolean clean = drainAndClose(old);
-            retireLaneUnlessNeeded();
             long drained = System.nanoTime();
             logger.info("Switched {} from {} to {} (warm-up {} ms, drain {} ms{})", factory.describe(), old.spec(), spec,
                     TimeUnit.NANOSECONDS.toMillis(warmed - started), TimeUnit.NANOSECONDS.toMillis(drained - warmed),
@@ -478,7 +397,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @return the count
      */
     public int openConnections() {
-        return factory.openCount();
+        return open.count();
     }
 
     /**
@@ -523,7 +442,6 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             if (last != null) {
                 drainAndClose(last);
             }
-            retireLaneUnlessNeeded();
         }
         finally {
             switchLock.unlock();

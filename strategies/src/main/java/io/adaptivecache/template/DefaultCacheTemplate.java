@@ -165,8 +165,8 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         this.commands = backend.commands();
         this.rules = backend.inputRules();
         this.initialStrategy = Objects.requireNonNull(initialStrategy, "initialStrategy");
-        this.connections = new SwappableConnectionStrategy<>(backend.connections(), backend.exceptionTranslator(),
-                drainTimeout, poolCustomizer, this.sensors, this.sensors::onStrategy);
+        this.connections = new SwappableConnectionStrategy<>(backend.connections(), backend.strategies(),
+                backend.exceptionTranslator(), drainTimeout, poolCustomizer, this.sensors, this.sensors::onStrategy);
         backend.nodeSensors().ifPresent(this.sensors::judgeNodes);
         this.nodes = backend.nodeSensors().flatMap(sensors -> backend.nodeProbe().map(probe -> new TemplateNodes(sensors, probe)));
         // A safety net behind the client's own timer, which is expected to fire first.
@@ -206,7 +206,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         StrategyStats strategy = started ? connections.stats() : StrategyStats.idle(initialStrategy);
         return new TemplateStats(backend.kind(), connections.isRunning(), connected, pendingConnection, active, strategy,
                 connections.totalBorrows(), connections.totalBorrowWaitNanos(), connections.openConnections(),
-                backend.connections().exclusiveConnectionsBlock(), connections.drainTimeout(), guard.status(), failureMode,
+                backend.strategies().pooledConnectionsBlock(), connections.drainTimeout(), guard.status(), failureMode,
                 degradedReads.sum(), skippedWrites.sum(), rules);
     }
 

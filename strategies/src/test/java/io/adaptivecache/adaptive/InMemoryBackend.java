@@ -18,7 +18,7 @@ import io.adaptivecache.CasToken;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.call.CacheCommands;
-import io.adaptivecache.call.Command;
+import io.adaptivecache.call.CommandHandler;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.ConnectionFactory;
@@ -30,7 +30,7 @@ import io.adaptivecache.template.AbstractCacheTemplateBuilder;
  * A backend kept in a map, whose connections count their opens and closes, and whose gets can
  * be held pending to test draining. Only get and set are implemented: what switcher tests need.
  */
-public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>, Command.Handler<InMemoryBackend.Connection>,
+public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>, CommandHandler<InMemoryBackend.Connection>,
         ConnectionFactory<InMemoryBackend.Connection> {
 
     final Map<String, byte[]> data = new ConcurrentHashMap<>();

@@ -20,7 +20,7 @@ import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
 import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.call.CacheCommands;
-import io.adaptivecache.call.Command;
+import io.adaptivecache.call.CommandHandler;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
@@ -158,7 +158,7 @@ class DefaultCacheTemplateTests {
     }
 
     /** Answers from memory and records what would have gone on the wire. */
-    static final class RecordingBackend implements CacheBackend<Object>, Command.Handler<Object> {
+    static final class RecordingBackend implements CacheBackend<Object>, CommandHandler<Object> {
 
         final List<String> issued = new CopyOnWriteArrayList<>();
 
