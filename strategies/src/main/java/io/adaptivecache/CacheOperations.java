@@ -119,6 +119,21 @@ public interface CacheOperations<V> {
     CompletableFuture<Boolean> replaceAsync(String key, V value, Duration ttl);
 
     /**
+     * Whether a key is present (on memcached, which has no presence-only command, by reading its
+     * value).
+     * @param key the key
+     * @return whether the key is present
+     */
+    boolean exists(String key);
+
+    /**
+     * Whether a key is present, without blocking.
+     * @param key the key
+     * @return whether the key is present
+     */
+    CompletableFuture<Boolean> existsAsync(String key);
+
+    /**
      * Removes a key.
      * @param key the key
      * @return whether the key existed

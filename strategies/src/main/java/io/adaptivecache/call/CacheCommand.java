@@ -17,6 +17,8 @@ public enum CacheCommand {
     REPLACE(Effect.WRITE),
     /** delete. */
     DELETE(Effect.WRITE),
+    /** exists. */
+    EXISTS(Effect.READ),
     /** gets. */
     GETS(Effect.READ),
     /** cas. */

@@ -70,7 +70,7 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
      * A command on one key: each is served by the node that owns its key.
      * @param <T> the command's result
      */
-    sealed interface Keyed<T extends @Nullable Object> extends Command<T> permits Get, Gets, Delete, Storing, Touch, Counting {
+    sealed interface Keyed<T extends @Nullable Object> extends Command<T> permits Get, Gets, Delete, Exists, Storing, Touch, Counting {
 
         /**
          * The key.
@@ -315,6 +315,28 @@ public sealed interface Command<T extends @Nullable Object> permits Command.Keye
         @Override
         public <C> CompletionStage<Boolean> sendTo(CommandHandler<C> handler, C connection) {
             return handler.delete(connection, key);
+        }
+
+        @Override
+        public Boolean degraded() {
+            return Boolean.FALSE;
+        }
+    }
+
+    /**
+     * EXISTS: whether a key is present.
+     * @param key the key
+     */
+    record Exists(String key) implements Keyed<Boolean> {
+
+        @Override
+        public CacheCommand kind() {
+            return CacheCommand.EXISTS;
+        }
+
+        @Override
+        public <C> CompletionStage<Boolean> sendTo(CommandHandler<C> handler, C connection) {
+            return handler.exists(connection, key);
         }
 
         @Override

@@ -74,6 +74,14 @@ public interface CommandHandler<C> {
     CompletionStage<Boolean> delete(C connection, String key);
 
     /**
+     * EXISTS: whether a key is present, without its value where the protocol allows.
+     * @param connection the connection
+     * @param key the key
+     * @return whether the key is present
+     */
+    CompletionStage<Boolean> exists(C connection, String key);
+
+    /**
      * GETS: the value and its CAS token.
      * @param connection the connection
      * @param key the key

@@ -99,6 +99,12 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
         return store(client.delete(key), key, "delete");
     }
 
+    /** memcached's text and binary protocols have no presence-only command: the value is read and dropped. */
+    @Override
+    public CompletionStage<Boolean> exists(MemcachedClient client, String key) {
+        return get(client, key).thenApply(value -> value != null);
+    }
+
     @Override
     public CompletionStage<Boolean> touch(MemcachedClient client, String key, Duration ttl) {
         return store(client.touch(key, exptime(ttl)), key, "touch");

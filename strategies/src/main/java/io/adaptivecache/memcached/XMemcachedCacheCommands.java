@@ -95,6 +95,12 @@ final class XMemcachedCacheCommands implements CommandHandler<MemcachedClient> {
         return call(() -> client.delete(key, timeoutMillis));
     }
 
+    /** memcached's text and binary protocols have no presence-only command: the value is read and dropped. */
+    @Override
+    public CompletionStage<Boolean> exists(MemcachedClient client, String key) {
+        return get(client, key).thenApply(value -> value != null);
+    }
+
     @Override
     public CompletionStage<Boolean> touch(MemcachedClient client, String key, Duration ttl) {
         return call(() -> client.touch(key, exptime(ttl), timeoutMillis));

@@ -125,6 +125,11 @@ final class JedisCacheCommands implements CommandHandler<Jedis> {
     }
 
     @Override
+    public CompletionStage<Boolean> exists(Jedis jedis, String key) {
+        return call(() -> jedis.exists(bytes(key)));
+    }
+
+    @Override
     public CompletionStage<Boolean> touch(Jedis jedis, String key, Duration ttl) {
         if (!ttl.isZero()) {
             return call(() -> jedis.pexpire(bytes(key), RedisScripts.millis(ttl)) == 1L);

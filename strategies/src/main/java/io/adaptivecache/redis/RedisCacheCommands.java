@@ -174,6 +174,11 @@ final class RedisCacheCommands<C> implements CommandHandler<C> {
     }
 
     @Override
+    public CompletionStage<Boolean> exists(C connection, String key) {
+        return commands(connection).exists(key).thenApply(count -> count == 1L);
+    }
+
+    @Override
     public CompletionStage<Boolean> touch(C connection, String key, Duration ttl) {
         if (!ttl.isZero()) {
             return commands(connection).pexpire(key, RedisScripts.millis(ttl));

@@ -75,6 +75,16 @@ final class CodecCacheOperations<T> implements CacheOperations<T> {
     }
 
     @Override
+    public CompletableFuture<Boolean> existsAsync(String key) {
+        return template.existsAsync(key);
+    }
+
+    @Override
+    public boolean exists(String key) {
+        return template.exists(key);
+    }
+
+    @Override
     public CompletableFuture<Boolean> deleteAsync(String key) {
         return template.deleteAsync(key);
     }

@@ -109,6 +109,16 @@ public abstract class CommandCacheTemplate implements CacheTemplate, CommandExec
     }
 
     @Override
+    public boolean exists(String key) {
+        return execute(new Command.Exists(key));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> existsAsync(String key) {
+        return executeAsync(new Command.Exists(key));
+    }
+
+    @Override
     public boolean delete(String key) {
         return execute(new Command.Delete(key));
     }

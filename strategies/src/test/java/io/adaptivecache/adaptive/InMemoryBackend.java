@@ -178,6 +178,11 @@ public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Conne
     }
 
     @Override
+    public CompletionStage<Boolean> exists(Connection connection, String key) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public CompletionStage<Boolean> delete(Connection connection, String key) {
         throw new UnsupportedOperationException();
     }

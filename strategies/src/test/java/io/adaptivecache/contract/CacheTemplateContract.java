@@ -135,6 +135,19 @@ public abstract class CacheTemplateContract {
     }
 
     @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    void existsShouldTellAPresentKeyFromAnAbsentOneSyncAndAsync(StrategySpec strategy) throws Exception {
+        CacheOperations<String> cache = start(strategy);
+        assertThat(cache.exists(key("e"))).isFalse();
+        cache.set(key("e"), "", Duration.ZERO);
+        assertThat(cache.exists(key("e"))).as("an empty value is still present").isTrue();
+        assertThat(cache.existsAsync(key("e")).get(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(cache.delete(key("e"))).isTrue();
+        assertThat(cache.exists(key("e"))).isFalse();
+        assertThat(cache.existsAsync(key("e")).get(5, java.util.concurrent.TimeUnit.SECONDS)).isFalse();
+    }
+
+    @ParameterizedTest
     @MethodSource("io.adaptivecache.contract.Strategies#shapes")
     void valuesShouldExpireAfterTheirTtlAndNotBefore(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);

@@ -265,6 +265,14 @@ class DefaultCacheTemplateTests {
         }
 
         @Override
+        public CompletionStage<Boolean> exists(Object connection, String key) {
+            if (key.equals("fails")) {
+                return failing();
+            }
+            return done(true);
+        }
+
+        @Override
         public CompletionStage<Boolean> delete(Object connection, String key) {
             if (key.equals("fails")) {
                 return failing();
