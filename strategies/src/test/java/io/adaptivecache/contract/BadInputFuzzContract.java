@@ -56,8 +56,36 @@ public abstract class BadInputFuzzContract {
      */
     protected abstract long serverBytesRead();
 
+    /**
+     * What the server has read and run, read in one go: {@link #serverBytesRead()} and
+     * {@link ServerCounters#foreignCommands()} from the same reply, so that a window's control
+     * pair still sees each read add the same bytes. By default no foreign commands are known.
+     * @return the counters now
+     */
+    protected ServerCounters serverCounters() {
+        return new ServerCounters(serverBytesRead(), 0);
+    }
+
+    /**
+     * The server's counters at one moment.
+     * @param bytesRead as {@link #serverBytesRead()}
+     * @param foreignCommands how many commands the server has run, since it started, that neither
+     *     the test's own reads nor any call of the template sends (a replica's {@code REPLCONF ACK}
+     *     to its master, the client's topology refresh): a window in which this moved holds bytes
+     *     that are not the template's calls, and is not judged but run again
+     */
+    public record ServerCounters(long bytesRead, long foreignCommands) {
+    }
+
     /** How many times a window with stray bytes is tried again before the test fails. */
     private static final int WINDOW_ATTEMPTS = 3;
+
+    /**
+     * How many windows with foreign commands are run again, at most, before the test fails: such
+     * traffic comes a few times a second and a window lasts milliseconds, so a refusal that
+     * itself sent a foreign command (and so disturbed every window) is the only way to use them all.
+     */
+    private static final int DISTURBED_WINDOWS = 20;
 
     /**
      * Keys that, read once each in turn, reach every node the template may send a key to: one
@@ -137,7 +165,9 @@ public abstract class BadInputFuzzContract {
      * nothing on top of that. Traffic that is not the template's (a replica's once-a-second
      * acknowledgement to its master, a pool's idle check) may land in a window by chance, so a
      * window that moved is tried again, up to {@value #WINDOW_ATTEMPTS} times: a refusal that
-     * sends a command does so every time and fails every attempt.
+     * sends a command does so every time and fails every attempt. Traffic the backend can name
+     * ({@link ServerCounters#foreignCommands()}) is not left to chance: a window it disturbed is
+     * not judged at all, but run again.
      */
     @ParameterizedTest
     @MethodSource("refusalStrategies")
@@ -232,24 +262,43 @@ public abstract class BadInputFuzzContract {
 
     private void assertRefusedWithoutIo(String operation, List<ThrowingCallable> calls) {
         List<String> attempts = new ArrayList<>();
-        for (int attempt = 0; attempt < WINDOW_ATTEMPTS; attempt++) {
-            long first = serverBytesRead();
-            long second = serverBytesRead();
+        int disturbed = 0;
+        while (attempts.size() < WINDOW_ATTEMPTS) {
+            ServerCounters first = serverCounters();
+            ServerCounters second = serverCounters();
             for (int i = 0; i < calls.size(); i++) {
                 Throwable thrown = catchThrowable(calls.get(i));
                 assertThat(thrown).as("%s, invalid input #%d: refused", operation, i).isInstanceOf(InvalidCacheInputException.class);
                 assertThat(thrown.getMessage()).as("%s, invalid input #%d: with a reason", operation, i).isNotBlank();
             }
-            long third = serverBytesRead();
-            long statsRead = second - first;
-            long sent = third - second - statsRead;
+            ServerCounters third = serverCounters();
+            if (third.foreignCommands() != first.foreignCommands()) {
+                disturbed = disturbedAgain(disturbed, operation);
+                continue;
+            }
+            long statsRead = second.bytesRead() - first.bytesRead();
+            long sent = third.bytesRead() - second.bytesRead() - statsRead;
             if (sent == 0) {
                 return;
             }
-            attempts.add("control pair " + statsRead + " bytes, window with the calls " + (third - second) + " bytes");
+            attempts.add("control pair " + statsRead + " bytes, window with the calls " + (third.bytesRead() - second.bytesRead())
+                    + " bytes");
         }
         throw new AssertionError(operation + ": " + calls.size() + " refused calls moved the server's bytes read in every one of "
                 + WINDOW_ATTEMPTS + " windows: " + attempts);
+    }
+
+    /**
+     * Counts a window that foreign commands disturbed (its bytes are not only the template's, in
+     * the calls' part or in the control pair, where they would hide as many of the calls' bytes),
+     * and fails once {@value #DISTURBED_WINDOWS} were.
+     */
+    private static int disturbedAgain(int disturbed, String what) {
+        if (disturbed + 1 >= DISTURBED_WINDOWS) {
+            throw new AssertionError("the server ran foreign commands in " + DISTURBED_WINDOWS + " windows for " + what
+                    + ": a refused call sends them, or something else talks to the server all the time");
+        }
+        return disturbed + 1;
     }
 
     /**
@@ -267,20 +316,35 @@ public abstract class BadInputFuzzContract {
 
     /**
      * What the barrier alone adds to the server's bytes read, less what a stats read adds: the
-     * fewest over a few control windows (a stray byte only ever adds).
+     * figure {@value #BARRIER_AGREEMENT} undisturbed control windows agree on. Not the fewest: a
+     * stray byte in a control pair makes a window read too few, and every window judged against
+     * that figure would then seem to have sent those bytes.
      */
     private long barrierBytes(List<String> barrier) {
-        long fewest = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
-            long first = serverBytesRead();
-            long second = serverBytesRead();
+        Map<Long, Integer> seen = new LinkedHashMap<>();
+        int disturbed = 0;
+        int judged = 0;
+        while (judged < 4 * BARRIER_AGREEMENT) {
+            ServerCounters first = serverCounters();
+            ServerCounters second = serverCounters();
             flushBarrier(barrier);
-            long third = serverBytesRead();
-            fewest = Math.min(fewest, third - second - (second - first));
+            ServerCounters third = serverCounters();
+            if (third.foreignCommands() != first.foreignCommands()) {
+                disturbed = disturbedAgain(disturbed, "the barrier alone");
+                continue;
+            }
+            judged++;
+            long bytes = third.bytesRead() - second.bytesRead() - (second.bytesRead() - first.bytesRead());
+            if (seen.merge(bytes, 1, Integer::sum) == BARRIER_AGREEMENT) {
+                assertThat(bytes).as("the barrier's reads reach the server").isPositive();
+                return bytes;
+            }
         }
-        assertThat(fewest).as("the barrier's reads reach the server").isPositive();
-        return fewest;
+        throw new AssertionError("no " + BARRIER_AGREEMENT + " control windows agree on the barrier's bytes: " + seen);
     }
+
+    /** How many undisturbed control windows must agree on what the barrier alone adds. */
+    private static final int BARRIER_AGREEMENT = 3;
 
     /**
      * A refused call, then the flush barrier: the server's bytes read must move by the barrier's
@@ -291,13 +355,18 @@ public abstract class BadInputFuzzContract {
     private void assertRefusedWithoutABytePastTheBarrier(Runnable refusedCall, List<String> barrier, long barrierBytes,
             String what) {
         List<String> attempts = new ArrayList<>();
-        for (int attempt = 0; attempt < WINDOW_ATTEMPTS; attempt++) {
-            long first = serverBytesRead();
-            long second = serverBytesRead();
+        int disturbed = 0;
+        while (attempts.size() < WINDOW_ATTEMPTS) {
+            ServerCounters first = serverCounters();
+            ServerCounters second = serverCounters();
             refusedCall.run();
             flushBarrier(barrier);
-            long third = serverBytesRead();
-            long sent = third - second - (second - first) - barrierBytes;
+            ServerCounters third = serverCounters();
+            if (third.foreignCommands() != first.foreignCommands()) {
+                disturbed = disturbedAgain(disturbed, what);
+                continue;
+            }
+            long sent = third.bytesRead() - second.bytesRead() - (second.bytesRead() - first.bytesRead()) - barrierBytes;
             if (sent == 0) {
                 return;
             }
