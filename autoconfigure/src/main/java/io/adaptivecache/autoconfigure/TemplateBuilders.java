@@ -12,7 +12,7 @@ final class TemplateBuilders {
 
     /**
      * Applies a template's name, initial strategy, pool customizers, drain timeout, guard,
-     * failure mode and call interceptor.
+     * failure mode, connection limit and call interceptor.
      * @param builder the backend's template builder
      * @param settings the template's properties section (checked when bound)
      * @param guards makes the template's guard
@@ -29,6 +29,7 @@ final class TemplateBuilders {
         builder.drainTimeout(settings.getDrainTimeout());
         builder.guard(guards.getIfAvailable(() -> CacheCallGuards.WITHOUT_RESILIENCE4J).forTemplate(template, settings.prefix(), settings));
         builder.onFailure(settings.getResilience().getOnFailure());
+        builder.connectionLimit(settings.settings().connectionLimit());
         interceptors.ifUnique(builder::interceptCallsWith);
     }
 }

@@ -48,7 +48,7 @@ public final class StrategySwitcher implements AutoCloseable {
      * The connection limit of a switcher created without one: an operator may ask for at most
      * 64 connections (N of MULTI, max-total of POOLED).
      */
-    public static final int DEFAULT_CONNECTION_LIMIT = 64;
+    public static final int DEFAULT_CONNECTION_LIMIT = StrategySpec.DEFAULT_CONNECTION_LIMIT;
 
     /**
      * How far back the {@linkplain #windowHistory() window history} of a switcher created without

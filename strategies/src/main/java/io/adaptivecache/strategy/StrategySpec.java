@@ -10,6 +10,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StrategySpec {
 
+    /**
+     * The most connections (N of MULTI, max-total of POOLED) a strategy switched to at runtime may
+     * have unless configured otherwise: an operator's request can never open more.
+     */
+    public static final int DEFAULT_CONNECTION_LIMIT = 64;
+
     private final StrategyType type;
     private final int connections;
     // Exactly one of these is set: the selector for SINGLE and MULTI, the pool for POOLED.

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
@@ -47,6 +47,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     private final ConnectionFactory<C> factory;
     private final StrategyFactory<C> strategies;
     private final OpenConnections open = new OpenConnections();
+    private final int connectionLimit;
     private final ExceptionTranslator translator;
     private final Duration drainTimeout;
     private final PoolConfigCustomizer poolCustomizer;
@@ -68,7 +69,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     public SwappableConnectionStrategy(ConnectionFactory<C> factory, ExceptionTranslator translator,
             Duration drainTimeout) {
         this(factory, StrategyFactory.of(factory), translator, drainTimeout, PoolConfigCustomizer.NONE, CallObserver.NONE, live -> {
-        });
+        }, StrategySpec.DEFAULT_CONNECTION_LIMIT);
     }
 
     /**
@@ -80,9 +81,15 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
      * @param observer told about every call when it completes
      * @param liveStrategy told of the live strategy whenever it changes (under the switch, off the hot path)
+     * @param connectionLimit the most connections a strategy switched to may have (the first one is not checked)
      */
     public SwappableConnectionStrategy(ConnectionFactory<C> factory, StrategyFactory<C> strategies, ExceptionTranslator translator,
-            Duration drainTimeout, PoolConfigCustomizer poolCustomizer, CallObserver observer, Consumer<StrategySpec> liveStrategy) {
+            Duration drainTimeout, PoolConfigCustomizer poolCustomizer, CallObserver observer, Consumer<StrategySpec> liveStrategy,
+            int connectionLimit) {
+        if (connectionLimit < 1) {
+            throw new IllegalArgumentException("The connection limit must be at least 1, was " + connectionLimit);
+        }
+        this.connectionLimit = connectionLimit;
         this.strategies = Objects.requireNonNull(strategies, "strategies");
         this.liveStrategy = Objects.requireNonNull(liveStrategy, "liveStrategy");
         this.observer = Objects.requireNonNull(observer, "observer");
@@ -98,19 +105,8 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @throws IllegalStateException if already started or closed
      */
     public void start(StrategySpec spec) {
-        switchLock.lock();
-        try {
-            if (closed || active != null) {
-                throw new IllegalStateException(closed ? "Already closed" : "Already started with " + active.spec());
-            }
-            ConnectionStrategy<C> first = strategies.open(spec, open, poolCustomizer);
-            active = first;
-            liveStrategy.accept(spec);
-            logger.debug("Opened {} to {}", spec, factory.describe());
-        }
-        finally {
-            switchLock.unlock();
-        }
+        startWith(spec, () -> strategies.open(spec, open, poolCustomizer));
+        logger.debug("Opened {} to {}", spec, factory.describe());
     }
 
     /**
@@ -123,14 +119,18 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * @throws IllegalStateException if already started or closed
      */
     public void startNotConnected(StrategySpec spec, CacheException reason) {
-        Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(reason, "reason");
+        startWith(spec, () -> new NotConnectedStrategy<>(spec, factory.describe(), reason));
+    }
+
+    private void startWith(StrategySpec spec, Supplier<ConnectionStrategy<C>> first) {
+        Objects.requireNonNull(spec, "spec");
         switchLock.lock();
         try {
             if (closed || active != null) {
                 throw new IllegalStateException(closed ? "Already closed" : "Already started with " + active.spec());
             }
-            active = new NotConnectedStrategy<>(spec, factory.describe(), reason);
+            active = first.get();
             liveStrategy.accept(spec);
         }
         finally {
@@ -219,27 +219,12 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      */
     public <T extends @Nullable Object> CompletableFuture<T> execute(Command<T> command, CacheCommands<C> commands,
             boolean callerMayBlock) {
-        return run(command.kind(), command, commands, null, callerMayBlock);
+        return run(command, commands, callerMayBlock);
     }
 
-    /**
-     * Runs any operation as {@link #execute(Command, CacheCommands, boolean)} runs a command, for a
-     * caller that may block (probes, tests).
-     * @param kind what the observer is told
-     * @param operation issues the command on the leased connection; must not block
-     * @param <T> the result type
-     * @return the operation's result
-     */
-    public <T extends @Nullable Object> CompletableFuture<T> execute(CacheCommand kind,
-            Function<? super C, ? extends CompletionStage<T>> operation) {
-        return run(kind, null, null, operation, true);
-    }
-
-    // One of command (with its commands) or operation: the hot path passes a command and allocates no lambda for it.
-    @SuppressWarnings("NullAway")
-    private <T extends @Nullable Object> CompletableFuture<T> run(CacheCommand kind, @Nullable Command<T> command,
-            @Nullable CacheCommands<C> commands, @Nullable Function<? super C, ? extends CompletionStage<T>> operation,
+    private <T extends @Nullable Object> CompletableFuture<T> run(Command<T> command, CacheCommands<C> commands,
             boolean callerMayBlock) {
+        CacheCommand kind = command.kind();
         long started = System.nanoTime();
         ConnectionLease<C> lease;
         try {
@@ -250,7 +235,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
         }
         CompletionStage<T> stage;
         try {
-            stage = command != null ? commands.execute(lease.connection(), command) : operation.apply(lease.connection());
+            stage = commands.execute(lease.connection(), command);
         }
         catch (RuntimeException | Error ex) {
             lease.release();
@@ -264,9 +249,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
                 throw translated;
             }
             this.observer.onCall(kind, CallOutcome.SUCCESS, System.nanoTime() - started);
-            if (command != null) {
-                this.observer.onReply(command, result);
-            }
+            this.observer.onReply(command, result);
             return result;
         });
     }
@@ -307,9 +290,15 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      * stays live and the exception is thrown.
      * @param spec the strategy to switch to
      * @return what the switch did; {@link SwitchReport#changed()} is {@code false} if {@code spec} was already live
+     * @throws IllegalArgumentException if {@code spec} has more connections than the limit: nothing is opened
      */
     public SwitchReport switchTo(StrategySpec spec) {
         Objects.requireNonNull(spec, "spec");
+        // Here, where every switch opens its connections, whoever asks: an operator, the policy or code of the application's.
+        if (spec.connections() > connectionLimit) {
+            throw new IllegalArgumentException(spec + " asks for " + spec.connections() + " connections, above the limit of "
+                    + connectionLimit + " for " + factory.describe() + "; nothing was opened");
+        }
         switchLock.lock();
         try {
             ConnectionStrategy<C> old = active;

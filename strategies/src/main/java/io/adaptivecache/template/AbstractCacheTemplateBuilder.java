@@ -34,6 +34,7 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     private @Nullable Executor completionExecutor;
     private @Nullable CallInterceptor interceptor;
     private CallObserver observer = CallObserver.NONE;
+    private int connectionLimit = StrategySpec.DEFAULT_CONNECTION_LIMIT;
 
     /**
      * Creates a builder.
@@ -130,6 +131,22 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     }
 
     /**
+     * The most connections (N of MULTI, max-total of POOLED) any strategy the template switches to
+     * may have, whoever asks (an operator, the adaptive policy, the application's own code): a switch
+     * above it is refused before anything is opened. The strategy the template starts with is not
+     * checked. Default {@value StrategySpec#DEFAULT_CONNECTION_LIMIT}.
+     * @param connectionLimit the limit, at least 1
+     * @return this builder
+     */
+    public B connectionLimit(int connectionLimit) {
+        if (connectionLimit < 1) {
+            throw new IllegalArgumentException("The connection limit must be at least 1, was " + connectionLimit);
+        }
+        this.connectionLimit = connectionLimit;
+        return self();
+    }
+
+    /**
      * Wraps every call of the template, such as in a Micrometer Observation
      * ({@link io.adaptivecache.micrometer.CacheCallObservations}). Without one, calls take the
      * plain path and pay nothing for the hook.
@@ -167,7 +184,7 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
      */
     public ManagedCacheTemplate build() {
         return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer,
-                this.guard, this.failureMode, this.completionExecutor, this.interceptor, this.observer);
+                this.guard, this.failureMode, this.completionExecutor, this.interceptor, this.observer, this.connectionLimit);
     }
 
     /**

@@ -134,7 +134,8 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
      */
     DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
             PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode) {
-        this(name, backend, initialStrategy, drainTimeout, poolCustomizer, guard, failureMode, null, null, CallObserver.NONE);
+        this(name, backend, initialStrategy, drainTimeout, poolCustomizer, guard, failureMode, null, null, CallObserver.NONE,
+                StrategySpec.DEFAULT_CONNECTION_LIMIT);
     }
 
     /**
@@ -150,10 +151,11 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
      *     for the template's own (see {@link #ownCompletionExecutor})
      * @param interceptor wraps every call, or {@code null} for none (the calls then take the plain path)
      * @param observer told about every call besides the template's own sensors
+     * @param connectionLimit the most connections a strategy switched to may have
      */
     DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
             PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode, @Nullable Executor completionExecutor,
-            @Nullable CallInterceptor interceptor, CallObserver observer) {
+            @Nullable CallInterceptor interceptor, CallObserver observer, int connectionLimit) {
         this.interceptor = interceptor;
         this.sensors.addObserver(observer);
         this.ownedCompletions = completionExecutor == null ? ownCompletionExecutor(name) : null;
@@ -166,7 +168,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         this.rules = backend.inputRules();
         this.initialStrategy = Objects.requireNonNull(initialStrategy, "initialStrategy");
         this.connections = new SwappableConnectionStrategy<>(backend.connections(), backend.strategies(),
-                backend.exceptionTranslator(), drainTimeout, poolCustomizer, this.sensors, this.sensors::onStrategy);
+                backend.exceptionTranslator(), drainTimeout, poolCustomizer, this.sensors, this.sensors::onStrategy, connectionLimit);
         backend.nodeSensors().ifPresent(this.sensors::judgeNodes);
         this.nodes = backend.nodeSensors().flatMap(sensors -> backend.nodeProbe().map(probe -> new TemplateNodes(sensors, probe)));
         // A safety net behind the client's own timer, which is expected to fire first.

@@ -51,7 +51,7 @@ class BlockingPoolStrategiesTests {
         this.strategy = new SwappableConnectionStrategy<>(this.shared, new BlockingPoolStrategies<>(this.shared, this.blocking),
                 failure -> new CacheException("translated", failure), Duration.ofSeconds(5), PoolConfigCustomizer.NONE,
                 io.adaptivecache.call.CallObserver.NONE, live -> {
-                });
+                }, StrategySpec.DEFAULT_CONNECTION_LIMIT);
         this.strategy.start(spec);
         return this.strategy;
     }

@@ -5,16 +5,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
-import io.adaptivecache.call.CacheCommand;
+import io.adaptivecache.call.CacheCommands;
+import io.adaptivecache.call.Command;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +40,28 @@ class SwappableConnectionStrategyTests {
     }
 
     @Test
+    void aSwitchAboveTheConnectionLimitShouldBeRefusedBeforeAnythingIsOpened() {
+        try (SwappableConnectionStrategy<FakeConnections.Connection> limited = new SwappableConnectionStrategy<>(connections,
+                StrategyFactory.of(connections), failure -> new CacheException("x"), Duration.ofSeconds(5), PoolConfigCustomizer.NONE,
+                io.adaptivecache.call.CallObserver.NONE, live -> {
+                }, 4)) {
+            limited.start(StrategySpec.multi(6, SelectorType.ROUND_ROBIN));
+            int opened = connections.opened.size();
+
+            assertThatThrownBy(() -> limited.switchTo(StrategySpec.multi(5, SelectorType.ROUND_ROBIN)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("above the limit of 4");
+            assertThatThrownBy(() -> limited.switchTo(StrategySpec.pooled(PoolSettings.ofSize(5))))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(connections.opened).as("nothing opened for a refused switch").hasSize(opened);
+            assertThat(limited.activeSpec()).as("the first strategy is not checked, and stays").isEqualTo(
+                    StrategySpec.multi(6, SelectorType.ROUND_ROBIN));
+
+            limited.switchTo(StrategySpec.multi(4, SelectorType.ROUND_ROBIN));
+            assertThat(limited.activeSpec().connections()).as("at the limit is allowed").isEqualTo(4);
+        }
+    }
+
+    @Test
     void shouldOpenEveryConnectionOfTheFirstStrategyOnStart() {
         strategy.start(StrategySpec.multi(3, SelectorType.ROUND_ROBIN));
 
@@ -49,11 +75,11 @@ class SwappableConnectionStrategyTests {
         strategy.start(StrategySpec.single());
         FakeConnections.Connection first = connections.opened.get(0);
         CompletableFuture<String> pending = new CompletableFuture<>();
-        CompletableFuture<String> call = strategy.execute(CacheCommand.GET, connection -> pending);
+        CompletableFuture<String> call = run(strategy, connection -> pending);
 
         Future<SwitchReport> switching = executor.submit(() -> strategy.switchTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)));
         await().atMost(Duration.ofSeconds(5)).until(() -> strategy.activeSpec().type() == StrategyType.MULTI);
-        String servedBy = strategy.execute(CacheCommand.GET, connection -> CompletableFuture.completedFuture(connection.toString())).join();
+        String servedBy = run(strategy, connection -> CompletableFuture.completedFuture(connection.toString())).join();
 
         assertThat(servedBy).isNotEqualTo(first.toString());
         assertThat(first.closed).isFalse();
@@ -74,7 +100,7 @@ class SwappableConnectionStrategyTests {
         try (SwappableConnectionStrategy<FakeConnections.Connection> impatient = new SwappableConnectionStrategy<>(connections,
                 failure -> new CacheException("x"), Duration.ofMillis(50))) {
             impatient.start(StrategySpec.single());
-            impatient.execute(CacheCommand.GET, connection -> new CompletableFuture<>());
+            run(impatient, connection -> new CompletableFuture<>());
 
             SwitchReport report = impatient.switchTo(StrategySpec.multi(2, SelectorType.ROUND_ROBIN));
 
@@ -93,7 +119,7 @@ class SwappableConnectionStrategyTests {
 
         connections.failOpens.set(false);
         assertThat(strategy.activeSpec()).isEqualTo(StrategySpec.single());
-        assertThat(strategy.execute(CacheCommand.GET, connection -> CompletableFuture.completedFuture(connection.id)).join()).isEqualTo(1);
+        assertThat(run(strategy, connection -> CompletableFuture.completedFuture(connection.id)).join()).isEqualTo(1);
     }
 
     @Test
@@ -127,14 +153,14 @@ class SwappableConnectionStrategyTests {
 
     @Test
     void shouldFailCallsWithAConnectionExceptionBeforeStartAndAfterClose() {
-        assertThatThrownBy(() -> strategy.execute(CacheCommand.GET, connection -> CompletableFuture.completedFuture(1)).join())
+        assertThatThrownBy(() -> run(strategy, connection -> CompletableFuture.completedFuture(1)).join())
                 .isInstanceOf(CompletionException.class).hasCauseInstanceOf(CacheConnectionException.class)
                 .hasMessageContaining("not been started");
 
         strategy.start(StrategySpec.single());
         strategy.close();
 
-        assertThatThrownBy(() -> strategy.execute(CacheCommand.GET, connection -> CompletableFuture.completedFuture(1)).join())
+        assertThatThrownBy(() -> run(strategy, connection -> CompletableFuture.completedFuture(1)).join())
                 .hasCauseInstanceOf(CacheConnectionException.class).hasMessageContaining("closed");
         assertThat(connections.openCount()).isZero();
     }
@@ -143,7 +169,7 @@ class SwappableConnectionStrategyTests {
     void shouldTranslateAndReleaseWhenTheCommandThrows() {
         strategy.start(StrategySpec.single());
 
-        CompletableFuture<Object> call = strategy.execute(CacheCommand.GET, connection -> {
+        CompletableFuture<Object> call = run(strategy, connection -> {
             throw new IllegalStateException("boom");
         });
 
@@ -162,7 +188,7 @@ class SwappableConnectionStrategyTests {
             workers.add(executor.submit(() -> {
                 for (int i = 0; i < callsPerThread && failure.get() == null; i++) {
                     try {
-                        strategy.execute(CacheCommand.GET, connection -> {
+                        run(strategy, connection -> {
                             connection.use();
                             return CompletableFuture.completedFuture(connection);
                         }).join();
@@ -188,5 +214,18 @@ class SwappableConnectionStrategyTests {
         assertThat(connections.openCount()).isEqualTo(strategy.openConnections())
                 .isEqualTo(strategy.activeSpec().type() == StrategyType.POOLED ? strategy.stats().openConnections()
                         : strategy.activeSpec().connections());
+    }
+
+    /** Runs any operation on a leased connection, as a command whose reply is the operation's result. */
+    @SuppressWarnings("unchecked")
+    static <T> CompletableFuture<T> run(SwappableConnectionStrategy<FakeConnections.Connection> strategy,
+            Function<FakeConnections.Connection, CompletionStage<T>> operation) {
+        CacheCommands<FakeConnections.Connection> commands = new CacheCommands<>() {
+            @Override
+            public <R extends @Nullable Object> CompletionStage<R> execute(FakeConnections.Connection connection, Command<R> command) {
+                return (CompletionStage<R>) operation.apply(connection);
+            }
+        };
+        return (CompletableFuture<T>) (CompletableFuture<?>) strategy.execute(new Command.Get("k"), commands, true);
     }
 }
