@@ -14,6 +14,7 @@ import java.util.Map;
 import io.adaptivecache.devservers.DelayingProxy;
 import io.adaptivecache.devservers.MemcachedServer;
 import io.adaptivecache.devservers.RedisServer;
+import io.adaptivecache.devservers.ServerProcess;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,12 +111,7 @@ public class LocalCacheServers implements ApplicationListener<ApplicationEvent>,
 
     private int startRedis(String configured) {
         try {
-            RedisServer server = new RedisServer();
-            server.start();
-            this.started.add(server);
-            logger.info("Nothing answered at {}; started a local redis-server from PATH on {} for the sample (stopped on shutdown)",
-                    configured, server.address());
-            return server.port();
+            return startFromPath(new RedisServer(), "redis-server", configured);
         }
         catch (IllegalStateException missingBinary) {
             int port = freePort();
@@ -179,16 +175,29 @@ public class LocalCacheServers implements ApplicationListener<ApplicationEvent>,
     /** The port of a local memcached, or null when there is none to start (no binary on PATH). */
     private @Nullable Integer startMemcached(String configured) {
         try {
-            MemcachedServer server = new MemcachedServer();
-            server.start();
-            this.started.add(server);
-            logger.info("Nothing answered at {}; started a local memcached from PATH on {} for the sample (stopped on shutdown)",
-                    configured, server.address());
-            return server.port();
+            return startFromPath(new MemcachedServer(), "memcached", configured);
         }
         catch (IllegalStateException missingBinary) {
             return null;
         }
+    }
+
+    /**
+     * Starts a server from PATH, to be stopped with the others, and says so in the one log line of
+     * this fallback.
+     * @param server the server, not started yet
+     * @param binary the binary's name, for the log line
+     * @param configured the address where nothing answered, for the log line
+     * @return the port it listens on
+     * @throws IllegalStateException if the binary is not on PATH or the server did not start; the
+     * caller falls back to what it has instead
+     */
+    private int startFromPath(ServerProcess server, String binary, String configured) {
+        server.start();
+        this.started.add(server);
+        logger.info("Nothing answered at {}; started a local {} from PATH on {} for the sample (stopped on shutdown)",
+                configured, binary, server.address());
+        return server.port();
     }
 
     /** jmemcached, a pure-Java memcached server; null (and one warning: Redis-only) if it cannot start. */
