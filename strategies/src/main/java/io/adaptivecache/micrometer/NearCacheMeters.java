@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.cache.CacheMeterBinder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A near cache's meters, by Micrometer's cache conventions ({@link CacheMeterBinder}), once per
@@ -73,45 +74,35 @@ public final class NearCacheMeters implements MeterBinder {
     }
 
     /** The local tier, by the conventions, and what only it has. */
-    private static final class LocalTier extends CacheMeterBinder<NearCacheTemplate> {
+    private static final class LocalTier extends StatsBinder {
 
         LocalTier(NearCacheTemplate near, Iterable<Tag> tags) {
-            super(near, near.name(), tags);
-        }
-
-        private NearCacheStats stats() {
-            NearCacheTemplate near = getCache();
-            return near == null ? null : near.stats();
+            super(near, tags);
         }
 
         @Override
         protected Long size() {
-            NearCacheStats stats = stats();
-            return stats == null ? null : stats.size();
+            return figure(NearCacheStats::size);
         }
 
         @Override
         protected long hitCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? 0 : stats.localHits();
+            return count(NearCacheStats::localHits);
         }
 
         @Override
         protected Long missCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? null : stats.localMisses() + stats.bypassedReads();
+            return figure(stats -> stats.localMisses() + stats.bypassedReads());
         }
 
         @Override
         protected Long evictionCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? null : stats.evictions();
+            return figure(NearCacheStats::evictions);
         }
 
         @Override
         protected long putCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? 0 : stats.localPuts();
+            return count(NearCacheStats::localPuts);
         }
 
         @Override
@@ -153,15 +144,10 @@ public final class NearCacheMeters implements MeterBinder {
     }
 
     /** The server behind the local tier, as this near cache sees it. */
-    private static final class RemoteTier extends CacheMeterBinder<NearCacheTemplate> {
+    private static final class RemoteTier extends StatsBinder {
 
         RemoteTier(NearCacheTemplate near, Iterable<Tag> tags) {
-            super(near, near.name(), tags);
-        }
-
-        private NearCacheStats stats() {
-            NearCacheTemplate near = getCache();
-            return near == null ? null : near.stats();
+            super(near, tags);
         }
 
         @Override
@@ -171,14 +157,12 @@ public final class NearCacheMeters implements MeterBinder {
 
         @Override
         protected long hitCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? 0 : stats.remoteHits();
+            return count(NearCacheStats::remoteHits);
         }
 
         @Override
         protected Long missCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? null : stats.remoteMisses();
+            return figure(NearCacheStats::remoteMisses);
         }
 
         @Override
@@ -188,12 +172,31 @@ public final class NearCacheMeters implements MeterBinder {
 
         @Override
         protected long putCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? 0 : stats.remoteWrites();
+            return count(NearCacheStats::remoteWrites);
         }
 
         @Override
         protected void bindImplementationSpecificMetrics(MeterRegistry registry) {
+        }
+    }
+
+    /** Micrometer's cache binder over a near cache's stats, for both tiers. */
+    private abstract static class StatsBinder extends CacheMeterBinder<NearCacheTemplate> {
+
+        StatsBinder(NearCacheTemplate near, Iterable<Tag> tags) {
+            super(near, near.name(), tags);
+        }
+
+        /** One figure of the near cache's stats, or {@code null} once the cache is gone (the binder holds it weakly). */
+        final @Nullable Long figure(ToLongFunction<NearCacheStats> figure) {
+            NearCacheTemplate near = getCache();
+            return near == null ? null : figure.applyAsLong(near.stats());
+        }
+
+        /** A count of the near cache's stats, 0 once the cache is gone. */
+        final long count(ToLongFunction<NearCacheStats> count) {
+            NearCacheTemplate near = getCache();
+            return near == null ? 0 : count.applyAsLong(near.stats());
         }
     }
 }
