@@ -70,39 +70,15 @@ public final class NearCacheMeters implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         new LocalTier(near, Tags.of(tags).and("tier", "local")).bindTo(registry);
-        new RemoteTier(near, Tags.of(tags).and("tier", "remote")).bindTo(registry);
+        remoteTier(near, Tags.of(tags).and("tier", "remote")).bindTo(registry);
     }
 
     /** The local tier, by the conventions, and what only it has. */
-    private static final class LocalTier extends StatsBinder {
+    private static final class LocalTier extends TierBinder {
 
         LocalTier(NearCacheTemplate near, Iterable<Tag> tags) {
-            super(near, tags);
-        }
-
-        @Override
-        protected Long size() {
-            return figure(NearCacheStats::size);
-        }
-
-        @Override
-        protected long hitCount() {
-            return count(NearCacheStats::localHits);
-        }
-
-        @Override
-        protected Long missCount() {
-            return figure(stats -> stats.localMisses() + stats.bypassedReads());
-        }
-
-        @Override
-        protected Long evictionCount() {
-            return figure(NearCacheStats::evictions);
-        }
-
-        @Override
-        protected long putCount() {
-            return count(NearCacheStats::localPuts);
+            super(near, tags, new Figures(NearCacheStats::size, NearCacheStats::localHits,
+                    stats -> stats.localMisses() + stats.bypassedReads(), NearCacheStats::evictions, NearCacheStats::localPuts));
         }
 
         @Override
@@ -143,58 +119,66 @@ public final class NearCacheMeters implements MeterBinder {
         }
     }
 
-    /** The server behind the local tier, as this near cache sees it. */
-    private static final class RemoteTier extends StatsBinder {
+    /** The server behind the local tier, as this near cache sees it: no size and no evictions of its own. */
+    private static TierBinder remoteTier(NearCacheTemplate near, Iterable<Tag> tags) {
+        return new TierBinder(near, tags,
+                new Figures(null, NearCacheStats::remoteHits, NearCacheStats::remoteMisses, null, NearCacheStats::remoteWrites));
+    }
 
-        RemoteTier(NearCacheTemplate near, Iterable<Tag> tags) {
-            super(near, tags);
+    /** Which of the near cache's stats a tier's conventional meters read; {@code null} where the tier has no such figure. */
+    private record Figures(@Nullable ToLongFunction<NearCacheStats> size, ToLongFunction<NearCacheStats> hits,
+            ToLongFunction<NearCacheStats> misses, @Nullable ToLongFunction<NearCacheStats> evictions,
+            ToLongFunction<NearCacheStats> puts) {
+    }
+
+    /** Micrometer's cache binder over one tier's figures of the near cache's stats, read when scraped. */
+    private static class TierBinder extends CacheMeterBinder<NearCacheTemplate> {
+
+        private final Figures figures;
+
+        TierBinder(NearCacheTemplate near, Iterable<Tag> tags, Figures figures) {
+            super(near, near.name(), tags);
+            this.figures = figures;
         }
 
         @Override
         protected Long size() {
-            return null;
+            return figure(this.figures.size());
         }
 
         @Override
         protected long hitCount() {
-            return count(NearCacheStats::remoteHits);
+            return count(this.figures.hits());
         }
 
         @Override
         protected Long missCount() {
-            return figure(NearCacheStats::remoteMisses);
+            return figure(this.figures.misses());
         }
 
         @Override
         protected Long evictionCount() {
-            return null;
+            return figure(this.figures.evictions());
         }
 
         @Override
         protected long putCount() {
-            return count(NearCacheStats::remoteWrites);
+            return count(this.figures.puts());
         }
 
         @Override
         protected void bindImplementationSpecificMetrics(MeterRegistry registry) {
-        }
-    }
-
-    /** Micrometer's cache binder over a near cache's stats, for both tiers. */
-    private abstract static class StatsBinder extends CacheMeterBinder<NearCacheTemplate> {
-
-        StatsBinder(NearCacheTemplate near, Iterable<Tag> tags) {
-            super(near, near.name(), tags);
+            // Only the local tier has more.
         }
 
-        /** One figure of the near cache's stats, or {@code null} once the cache is gone (the binder holds it weakly). */
-        final @Nullable Long figure(ToLongFunction<NearCacheStats> figure) {
+        /** {@code null} where the tier has no such figure, or once the cache is gone (the binder holds it weakly). */
+        private @Nullable Long figure(@Nullable ToLongFunction<NearCacheStats> figure) {
             NearCacheTemplate near = getCache();
-            return near == null ? null : figure.applyAsLong(near.stats());
+            return near == null || figure == null ? null : figure.applyAsLong(near.stats());
         }
 
-        /** A count of the near cache's stats, 0 once the cache is gone. */
-        final long count(ToLongFunction<NearCacheStats> count) {
+        /** 0 once the cache is gone. */
+        private long count(ToLongFunction<NearCacheStats> count) {
             NearCacheTemplate near = getCache();
             return near == null ? 0 : count.applyAsLong(near.stats());
         }
