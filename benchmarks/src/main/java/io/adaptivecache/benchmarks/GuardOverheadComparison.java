@@ -2,7 +2,6 @@ package io.adaptivecache.benchmarks;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,6 +19,10 @@ import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
+import static io.adaptivecache.benchmarks.ClosedLoopLoad.ROUNDS;
+import static io.adaptivecache.benchmarks.ClosedLoopLoad.THREAD_COUNTS;
+import static io.adaptivecache.benchmarks.ClosedLoopLoad.WARM_UP;
+
 /**
  * What the circuit breaker costs on the hot path: the same template (MULTI, 2 connections) with
  * the default Resilience4j breaker against none, on Redis and memcached, 80% get / 20% set of
@@ -31,9 +34,6 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
  */
 public final class GuardOverheadComparison {
 
-    private static final int[] THREAD_COUNTS = {1, 8, 50, 200};
-    private static final int ROUNDS = 3;
-    private static final Duration WARM_UP = Duration.ofSeconds(1);
     private static final Duration MEASURED = Duration.ofSeconds(2);
 
     private GuardOverheadComparison() {
@@ -70,15 +70,7 @@ public final class GuardOverheadComparison {
                     }
                 }
             }
-            System.out.println();
-            System.out.println("| backend, threads | guarded / unguarded, median of " + ROUNDS + " | all rounds |");
-            System.out.println("|---|---:|---|");
-            ratios.forEach((cell, values) -> {
-                List<Double> sorted = new ArrayList<>(values);
-                Collections.sort(sorted);
-                System.out.printf("| %s | %.2fx | %s |%n", cell.trim(), sorted.get(sorted.size() / 2),
-                        sorted.stream().map(value -> String.format("%.2f", value)).toList());
-            });
+            ClosedLoopLoad.printRatios("backend, threads", "---", "guarded / unguarded", ratios);
         }
         finally {
             redis.stop();

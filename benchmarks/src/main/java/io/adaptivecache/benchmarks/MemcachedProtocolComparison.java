@@ -2,7 +2,6 @@ package io.adaptivecache.benchmarks;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,6 +14,10 @@ import io.adaptivecache.memcached.MemcachedProtocol;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 
+import static io.adaptivecache.benchmarks.ClosedLoopLoad.ROUNDS;
+import static io.adaptivecache.benchmarks.ClosedLoopLoad.THREAD_COUNTS;
+import static io.adaptivecache.benchmarks.ClosedLoopLoad.WARM_UP;
+
 /**
  * Binary against text protocol through a memcached {@code CacheTemplate} (MULTI, 2 clients),
  * 80% get / 20% set of 100-byte values over 10,000 keys, closed loop, at 1, 8, 50 and 200
@@ -25,9 +28,6 @@ import io.adaptivecache.strategy.StrategySpec;
  */
 public final class MemcachedProtocolComparison {
 
-    private static final int[] THREAD_COUNTS = {1, 8, 50, 200};
-    private static final int ROUNDS = 3;
-    private static final Duration WARM_UP = Duration.ofSeconds(1);
     private static final Duration MEASURED = Duration.ofSeconds(3);
 
     private MemcachedProtocolComparison() {
@@ -60,15 +60,7 @@ public final class MemcachedProtocolComparison {
                     ratios.computeIfAbsent(threads, key -> new ArrayList<>()).add(binary / text);
                 }
             }
-            System.out.println();
-            System.out.println("| threads | binary / text, median of " + ROUNDS + " | all rounds |");
-            System.out.println("|---:|---:|---|");
-            ratios.forEach((threads, values) -> {
-                List<Double> sorted = new ArrayList<>(values);
-                Collections.sort(sorted);
-                System.out.printf("| %d | %.2fx | %s |%n", threads, sorted.get(sorted.size() / 2),
-                        sorted.stream().map(value -> String.format("%.2f", value)).toList());
-            });
+            ClosedLoopLoad.printRatios("threads", "---:", "binary / text", ratios);
         }
         finally {
             if (server != null) {

@@ -246,18 +246,7 @@ public final class StrategySwitcher implements AutoCloseable {
      *         {@linkplain #connectionLimit() limit}; nothing is opened
      */
     public @Nullable SwitchEvent pin(StrategySpec spec) {
-        checkLimit(Objects.requireNonNull(spec, "spec"));
-        this.lock.lock();
-        try {
-            SwitchEvent event = operatorSwitch(spec, false, "pinned by an operator");
-            if (event == null || event.outcome() == SwitchEvent.Outcome.SWITCHED) {
-                this.pinned = spec;
-            }
-            return event;
-        }
-        finally {
-            this.lock.unlock();
-        }
+        return operatorSwitch(spec, false, "pinned by an operator", spec);
     }
 
     /**
@@ -297,27 +286,30 @@ public final class StrategySwitcher implements AutoCloseable {
      *         {@linkplain #connectionLimit() limit}; nothing is opened
      */
     public @Nullable SwitchEvent forceTrial(StrategySpec spec) {
+        return operatorSwitch(spec, true, "trial forced by an operator", null);
+    }
+
+    /**
+     * An operator's switch ({@link #pin}, {@link #forceTrial}): checked against the limit before
+     * anything is opened, and the pin set to {@code pinAfter} only once {@code spec} is live, so
+     * that a switch that fails leaves the previous pin (or its absence) in place.
+     */
+    private @Nullable SwitchEvent operatorSwitch(StrategySpec spec, boolean trial, String evidence, @Nullable StrategySpec pinAfter) {
         checkLimit(Objects.requireNonNull(spec, "spec"));
         this.lock.lock();
         try {
-            SwitchEvent event = operatorSwitch(spec, true, "trial forced by an operator");
+            long now = this.nanoClock.getAsLong();
+            StrategySpec current = this.template.stats().activeStrategy();
+            SwitchEvent event = current.equals(spec) ? null
+                    : apply(new Decision(now, current, spec, DecisionReason.OPERATOR, evidence), trial, now);
             if (event == null || event.outcome() == SwitchEvent.Outcome.SWITCHED) {
-                this.pinned = null;
+                this.pinned = pinAfter;
             }
             return event;
         }
         finally {
             this.lock.unlock();
         }
-    }
-
-    private @Nullable SwitchEvent operatorSwitch(StrategySpec spec, boolean trial, String evidence) {
-        long now = this.nanoClock.getAsLong();
-        StrategySpec current = this.template.stats().activeStrategy();
-        if (current.equals(spec)) {
-            return null;
-        }
-        return apply(new Decision(now, current, spec, DecisionReason.OPERATOR, evidence), trial, now);
     }
 
     private SwitchEvent apply(Decision decision, boolean trial, long now) {

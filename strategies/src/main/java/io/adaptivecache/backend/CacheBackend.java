@@ -89,59 +89,10 @@ public interface CacheBackend<C> extends AutoCloseable {
      */
     default CacheBackend<C> withNodeProbe(NodeProbe probe) {
         Objects.requireNonNull(probe, "probe");
-        CacheBackend<C> backend = this;
-        return new CacheBackend<>() {
-
-            @Override
-            public String kind() {
-                return backend.kind();
-            }
-
-            @Override
-            public ConnectionFactory<C> connections() {
-                return backend.connections();
-            }
-
-            @Override
-            public CacheCommands<C> commands() {
-                return backend.commands();
-            }
-
-            @Override
-            public StrategyFactory<C> strategies() {
-                return backend.strategies();
-            }
-
-            @Override
-            public CacheInputRules inputRules() {
-                return backend.inputRules();
-            }
-
-            @Override
-            public ExceptionTranslator exceptionTranslator() {
-                return backend.exceptionTranslator();
-            }
-
-            @Override
-            public Duration commandTimeout() {
-                return backend.commandTimeout();
-            }
-
-            @Override
-            public Optional<NodeSensors> nodeSensors() {
-                return backend.nodeSensors();
-            }
-
-            @Override
-            public Optional<NodeProbe> nodeProbe() {
-                return Optional.of(probe);
-            }
-
-            @Override
-            public void close() {
-                backend.close();
-            }
-        };
+        // A backend's parts are fixed when it is made, so holding them (rather than asking this
+        // backend on each call) is this backend; closing still goes to it.
+        return new AssembledCacheBackend<>(kind(), connections(), strategies(), commands(), inputRules(), exceptionTranslator(),
+                commandTimeout(), nodeSensors().orElse(null), probe, this::close);
     }
 
     /** Releases client-wide resources, after every connection is closed. */
@@ -183,7 +134,7 @@ public interface CacheBackend<C> extends AutoCloseable {
             CacheCommands<C> commands, CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout,
             Runnable onClose) {
         return new AssembledCacheBackend<>(kind, connections, strategies, commands, inputRules, exceptionTranslator, commandTimeout,
-                null, onClose);
+                null, null, onClose);
     }
 
     /**
@@ -203,18 +154,23 @@ public interface CacheBackend<C> extends AutoCloseable {
             CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, NodeSensors nodes,
             Runnable onClose) {
         return new AssembledCacheBackend<>(kind, connections, StrategyFactory.of(connections), commands, inputRules,
-                exceptionTranslator, commandTimeout, Objects.requireNonNull(nodes, "nodes"), onClose);
+                exceptionTranslator, commandTimeout, Objects.requireNonNull(nodes, "nodes"), null, onClose);
     }
 }
 
 /** The plain holder behind {@link CacheBackend#of}. */
 record AssembledCacheBackend<C>(String kind, ConnectionFactory<C> connections, StrategyFactory<C> strategies, CacheCommands<C> commands,
         CacheInputRules inputRules, ExceptionTranslator exceptionTranslator, Duration commandTimeout, @Nullable NodeSensors nodes,
-        Runnable onClose) implements CacheBackend<C> {
+        @Nullable NodeProbe probe, Runnable onClose) implements CacheBackend<C> {
 
     @Override
     public Optional<NodeSensors> nodeSensors() {
         return Optional.ofNullable(nodes);
+    }
+
+    @Override
+    public Optional<NodeProbe> nodeProbe() {
+        return Optional.ofNullable(probe);
     }
 
     @Override

@@ -94,7 +94,7 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
         builder.setInitialObservers(List.of(observer));
         MemcachedClient client;
         try {
-            client = new MemcachedClient(new WeightedKetamaConnectionFactory(builder.build(), weights), addresses);
+            client = new MemcachedClient(new WeightedKetamaConnectionFactory(builder.build(), weights).asConnectionFactory(), addresses);
         }
         catch (IOException ex) {
             throw new CacheConnectionException("Cannot open a memcached client for " + description + ": " + ex.getMessage(), ex);

@@ -1,35 +1,22 @@
 package io.adaptivecache.memcached;
 
-import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.nio.channels.SocketChannel;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutorService;
 
 import net.spy.memcached.ConnectionFactory;
-import net.spy.memcached.ConnectionObserver;
 import net.spy.memcached.DefaultHashAlgorithm;
-import net.spy.memcached.FailureMode;
-import net.spy.memcached.HashAlgorithm;
 import net.spy.memcached.KetamaNodeKeyFormatter;
 import net.spy.memcached.KetamaNodeLocator;
-import net.spy.memcached.MemcachedConnection;
 import net.spy.memcached.MemcachedNode;
 import net.spy.memcached.NodeLocator;
-import net.spy.memcached.OperationFactory;
-import net.spy.memcached.auth.AuthDescriptor;
-import net.spy.memcached.metrics.MetricCollector;
-import net.spy.memcached.metrics.MetricType;
-import net.spy.memcached.ops.Operation;
-import net.spy.memcached.transcoders.Transcoder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A spymemcached {@link ConnectionFactory} built by {@code ConnectionFactoryBuilder} (so user
+ * A spymemcached {@link ConnectionFactory} ({@link #asConnectionFactory()}) built by {@code ConnectionFactoryBuilder} (so user
  * customizers apply), with the one thing the builder cannot do: a ketama ring with per-server
  * weights ({@code KETAMA_HASH}, 160 points per server on average, each server's share by weight).
  *
@@ -47,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * and the large servers give up what the small ones take, each at most an eighth of its own. Where
  * the floor drops nothing and the arithmetic is exact the ring is libketama's.
  */
-final class WeightedKetamaConnectionFactory implements ConnectionFactory {
+final class WeightedKetamaConnectionFactory {
 
     private final ConnectionFactory delegate;
     private final Map<InetSocketAddress, Integer> weights;
@@ -57,8 +44,12 @@ final class WeightedKetamaConnectionFactory implements ConnectionFactory {
         this.weights = Map.copyOf(weights);
     }
 
-    @Override
-    public NodeLocator createLocator(List<MemcachedNode> nodes) {
+    /**
+     * The ring: weighted when the servers' weights differ, spymemcached's plain ketama ring when not.
+     * @param nodes the ring's servers
+     * @return the locator
+     */
+    NodeLocator createLocator(List<MemcachedNode> nodes) {
         boolean weighted = weights.values().stream().distinct().count() > 1;
         return weighted
                 ? new KetamaNodeLocator(nodes, DefaultHashAlgorithm.KETAMA_HASH, KetamaNodeKeyFormatter.Format.SPYMEMCACHED,
@@ -196,127 +187,52 @@ final class WeightedKetamaConnectionFactory implements ConnectionFactory {
     }
 
     /**
-     * Passes {@code this}, not the delegate, so that the connection asks us for its locator; the
-     * connection drains its bounded queues after a stall ({@link QueueNudgingMemcachedConnection}).
+     * This factory as spymemcached takes it: a {@link ConnectionFactory} that answers
+     * {@code createLocator}, {@code createConnection} and {@code getHashAlg} here and every other
+     * method from the builder's factory.
+     *
+     * <p>A proxy rather than two dozen hand-written forwarders: the set of methods then follows
+     * spymemcached's interface by itself. None of them is on the per-operation path:
+     * {@code MemcachedClient} and {@code MemcachedConnection} read them when they start, reconnect
+     * or shut down, and each node keeps the builder's factory itself (it is made by
+     * {@code createMemcachedNode}, which the builder's factory answers).
+     * @return the factory to open a {@code MemcachedClient} with
      */
-    @Override
-    public MemcachedConnection createConnection(List<InetSocketAddress> addresses) throws IOException {
-        return new QueueNudgingMemcachedConnection(getReadBufSize(), this, addresses, getInitialObservers(), getFailureMode(),
-                getOperationFactory());
+    ConnectionFactory asConnectionFactory() {
+        return (ConnectionFactory) Proxy.newProxyInstance(ConnectionFactory.class.getClassLoader(),
+                new Class<?>[] {ConnectionFactory.class}, this::answer);
     }
 
-    @Override
-    public HashAlgorithm getHashAlg() {
-        return DefaultHashAlgorithm.KETAMA_HASH;
-    }
-
-    @Override
-    public MemcachedNode createMemcachedNode(SocketAddress address, SocketChannel channel, int bufferSize) {
-        return delegate.createMemcachedNode(address, channel, bufferSize);
-    }
-
-    @Override
-    public BlockingQueue<Operation> createOperationQueue() {
-        return delegate.createOperationQueue();
-    }
-
-    @Override
-    public BlockingQueue<Operation> createReadOperationQueue() {
-        return delegate.createReadOperationQueue();
-    }
-
-    @Override
-    public BlockingQueue<Operation> createWriteOperationQueue() {
-        return delegate.createWriteOperationQueue();
-    }
-
-    @Override
-    public long getOpQueueMaxBlockTime() {
-        return delegate.getOpQueueMaxBlockTime();
-    }
-
-    @Override
-    public ExecutorService getListenerExecutorService() {
-        return delegate.getListenerExecutorService();
-    }
-
-    @Override
-    public boolean isDefaultExecutorService() {
-        return delegate.isDefaultExecutorService();
-    }
-
-    @Override
-    public OperationFactory getOperationFactory() {
-        return delegate.getOperationFactory();
-    }
-
-    @Override
-    public long getOperationTimeout() {
-        return delegate.getOperationTimeout();
-    }
-
-    @Override
-    public boolean isDaemon() {
-        return delegate.isDaemon();
-    }
-
-    @Override
-    public boolean useNagleAlgorithm() {
-        return delegate.useNagleAlgorithm();
-    }
-
-    @Override
-    public Collection<ConnectionObserver> getInitialObservers() {
-        return delegate.getInitialObservers();
-    }
-
-    @Override
-    public FailureMode getFailureMode() {
-        return delegate.getFailureMode();
-    }
-
-    @Override
-    public Transcoder<Object> getDefaultTranscoder() {
-        return delegate.getDefaultTranscoder();
-    }
-
-    @Override
-    public boolean shouldOptimize() {
-        return delegate.shouldOptimize();
-    }
-
-    @Override
-    public int getReadBufSize() {
-        return delegate.getReadBufSize();
-    }
-
-    @Override
-    public long getMaxReconnectDelay() {
-        return delegate.getMaxReconnectDelay();
-    }
-
-    @Override
-    public AuthDescriptor getAuthDescriptor() {
-        return delegate.getAuthDescriptor();
-    }
-
-    @Override
-    public int getTimeoutExceptionThreshold() {
-        return delegate.getTimeoutExceptionThreshold();
-    }
-
-    @Override
-    public MetricType enableMetrics() {
-        return delegate.enableMetrics();
-    }
-
-    @Override
-    public MetricCollector getMetricCollector() {
-        return delegate.getMetricCollector();
-    }
-
-    @Override
-    public long getAuthWaitTime() {
-        return delegate.getAuthWaitTime();
+    private @Nullable Object answer(Object proxy, Method method, @Nullable Object @Nullable [] args) throws Throwable {
+        ConnectionFactory self = (ConnectionFactory) proxy;
+        // Only the methods that take arguments read args (a proxy passes null for none).
+        switch (method.getName()) {
+            case "createLocator":
+                @SuppressWarnings("unchecked")
+                List<MemcachedNode> nodes = (List<MemcachedNode>) args[0];
+                return createLocator(nodes);
+            case "createConnection":
+                // Passes the proxy, not the delegate, so that the connection asks us for its locator; the
+                // connection drains its bounded queues after a stall (QueueNudgingMemcachedConnection).
+                @SuppressWarnings("unchecked")
+                List<InetSocketAddress> addresses = (List<InetSocketAddress>) args[0];
+                return new QueueNudgingMemcachedConnection(self.getReadBufSize(), self, addresses, self.getInitialObservers(),
+                        self.getFailureMode(), self.getOperationFactory());
+            case "getHashAlg":
+                return DefaultHashAlgorithm.KETAMA_HASH;
+            case "equals":
+                return proxy == args[0];
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            case "toString":
+                return "weighted ketama over " + delegate;
+            default:
+                try {
+                    return method.invoke(delegate, args);
+                }
+                catch (InvocationTargetException ex) {
+                    throw ex.getCause();
+                }
+        }
     }
 }

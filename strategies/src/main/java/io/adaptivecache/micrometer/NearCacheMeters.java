@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.cache.CacheMeterBinder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A near cache's meters, by Micrometer's cache conventions ({@link CacheMeterBinder}), once per
@@ -69,49 +70,15 @@ public final class NearCacheMeters implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         new LocalTier(near, Tags.of(tags).and("tier", "local")).bindTo(registry);
-        new RemoteTier(near, Tags.of(tags).and("tier", "remote")).bindTo(registry);
+        remoteTier(near, Tags.of(tags).and("tier", "remote")).bindTo(registry);
     }
 
     /** The local tier, by the conventions, and what only it has. */
-    private static final class LocalTier extends CacheMeterBinder<NearCacheTemplate> {
+    private static final class LocalTier extends TierBinder {
 
         LocalTier(NearCacheTemplate near, Iterable<Tag> tags) {
-            super(near, near.name(), tags);
-        }
-
-        private NearCacheStats stats() {
-            NearCacheTemplate near = getCache();
-            return near == null ? null : near.stats();
-        }
-
-        @Override
-        protected Long size() {
-            NearCacheStats stats = stats();
-            return stats == null ? null : stats.size();
-        }
-
-        @Override
-        protected long hitCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? 0 : stats.localHits();
-        }
-
-        @Override
-        protected Long missCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? null : stats.localMisses() + stats.bypassedReads();
-        }
-
-        @Override
-        protected Long evictionCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? null : stats.evictions();
-        }
-
-        @Override
-        protected long putCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? 0 : stats.localPuts();
+            super(near, tags, new Figures(NearCacheStats::size, NearCacheStats::localHits,
+                    stats -> stats.localMisses() + stats.bypassedReads(), NearCacheStats::evictions, NearCacheStats::localPuts));
         }
 
         @Override
@@ -152,48 +119,68 @@ public final class NearCacheMeters implements MeterBinder {
         }
     }
 
-    /** The server behind the local tier, as this near cache sees it. */
-    private static final class RemoteTier extends CacheMeterBinder<NearCacheTemplate> {
+    /** The server behind the local tier, as this near cache sees it: no size and no evictions of its own. */
+    private static TierBinder remoteTier(NearCacheTemplate near, Iterable<Tag> tags) {
+        return new TierBinder(near, tags,
+                new Figures(null, NearCacheStats::remoteHits, NearCacheStats::remoteMisses, null, NearCacheStats::remoteWrites));
+    }
 
-        RemoteTier(NearCacheTemplate near, Iterable<Tag> tags) {
+    /** Which of the near cache's stats a tier's conventional meters read; {@code null} where the tier has no such figure. */
+    private record Figures(@Nullable ToLongFunction<NearCacheStats> size, ToLongFunction<NearCacheStats> hits,
+            ToLongFunction<NearCacheStats> misses, @Nullable ToLongFunction<NearCacheStats> evictions,
+            ToLongFunction<NearCacheStats> puts) {
+    }
+
+    /** Micrometer's cache binder over one tier's figures of the near cache's stats, read when scraped. */
+    private static class TierBinder extends CacheMeterBinder<NearCacheTemplate> {
+
+        private final Figures figures;
+
+        TierBinder(NearCacheTemplate near, Iterable<Tag> tags, Figures figures) {
             super(near, near.name(), tags);
-        }
-
-        private NearCacheStats stats() {
-            NearCacheTemplate near = getCache();
-            return near == null ? null : near.stats();
+            this.figures = figures;
         }
 
         @Override
         protected Long size() {
-            return null;
+            return figure(this.figures.size());
         }
 
         @Override
         protected long hitCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? 0 : stats.remoteHits();
+            return count(this.figures.hits());
         }
 
         @Override
         protected Long missCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? null : stats.remoteMisses();
+            return figure(this.figures.misses());
         }
 
         @Override
         protected Long evictionCount() {
-            return null;
+            return figure(this.figures.evictions());
         }
 
         @Override
         protected long putCount() {
-            NearCacheStats stats = stats();
-            return stats == null ? 0 : stats.remoteWrites();
+            return count(this.figures.puts());
         }
 
         @Override
         protected void bindImplementationSpecificMetrics(MeterRegistry registry) {
+            // Only the local tier has more.
+        }
+
+        /** {@code null} where the tier has no such figure, or once the cache is gone (the binder holds it weakly). */
+        private @Nullable Long figure(@Nullable ToLongFunction<NearCacheStats> figure) {
+            NearCacheTemplate near = getCache();
+            return near == null || figure == null ? null : figure.applyAsLong(near.stats());
+        }
+
+        /** 0 once the cache is gone. */
+        private long count(ToLongFunction<NearCacheStats> count) {
+            NearCacheTemplate near = getCache();
+            return near == null ? 0 : count.applyAsLong(near.stats());
         }
     }
 }

@@ -65,4 +65,46 @@ final class BoundConnection<N> {
             return connection.execute(command);
         }
     }
+
+    /**
+     * Opens one driver's connections, each bound to that driver's commands and to this factory's
+     * driver factory, which checks and closes it. A Jedis-pooled template has two, Lettuce's and
+     * Jedis's, that differ only in these two parts.
+     *
+     * @param <N> the driver's connection type
+     */
+    static class Factory<N> implements ConnectionFactory<BoundConnection<?>> {
+
+        private final ConnectionFactory<N> driver;
+        private final CacheCommands<N> commands;
+
+        /**
+         * @param driver opens, checks and closes the driver's connections
+         * @param commands the driver's commands
+         */
+        Factory(ConnectionFactory<N> driver, CacheCommands<N> commands) {
+            this.driver = driver;
+            this.commands = commands;
+        }
+
+        @Override
+        public BoundConnection<?> open() {
+            return new BoundConnection<>(this.driver.open(), this.commands, this.driver);
+        }
+
+        @Override
+        public boolean isUsable(BoundConnection<?> connection) {
+            return connection.isUsable();
+        }
+
+        @Override
+        public void close(BoundConnection<?> connection) {
+            connection.close();
+        }
+
+        @Override
+        public String describe() {
+            return this.driver.describe();
+        }
+    }
 }

@@ -6,7 +6,6 @@ import javax.net.ssl.SSLContext;
 
 import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.strategy.BlockingPoolStrategies;
-import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.StrategyFactory;
 import redis.clients.jedis.Jedis;
 import io.lettuce.core.RedisURI;
@@ -19,10 +18,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
  * bound to its driver's commands. Built only for such a template, and the only class that creates
  * Jedis's connections and commands, so that Jedis is loaded for no other.
  */
-final class JedisPooledConnections implements ConnectionFactory<BoundConnection<?>> {
+final class JedisPooledConnections extends BoundConnection.Factory<StatefulRedisConnection<String, byte[]>> {
 
-    private final RedisConnections lettuce;
-    private final CacheCommands<StatefulRedisConnection<String, byte[]>> lettuceCommands;
     private final JedisConnections jedis;
     private final CacheCommands<Jedis> jedisCommands;
 
@@ -36,8 +33,7 @@ final class JedisPooledConnections implements ConnectionFactory<BoundConnection<
      */
     JedisPooledConnections(RedisConnections lettuce, CacheCommands<StatefulRedisConnection<String, byte[]>> lettuceCommands,
             RedisURI uri, Duration connectTimeout, SSLContext sslContext, RedisAuthentication authentication) {
-        this.lettuce = lettuce;
-        this.lettuceCommands = lettuceCommands;
+        super(lettuce, lettuceCommands);
         this.jedis = new JedisConnections(uri, connectTimeout, uri.getTimeout(), lettuce.describe(), sslContext);
         this.jedis.authentication(authentication);
         this.jedisCommands = CacheCommands.of(new JedisCacheCommands(lettuce.describe(), authentication));
@@ -48,50 +44,7 @@ final class JedisPooledConnections implements ConnectionFactory<BoundConnection<
      * @return the strategies
      */
     StrategyFactory<BoundConnection<?>> strategies() {
-        return new BlockingPoolStrategies<>(this, new Blocking());
-    }
-
-    @Override
-    public BoundConnection<?> open() {
-        return new BoundConnection<>(this.lettuce.open(), this.lettuceCommands, this.lettuce);
-    }
-
-    @Override
-    public boolean isUsable(BoundConnection<?> connection) {
-        return connection.isUsable();
-    }
-
-    @Override
-    public void close(BoundConnection<?> connection) {
-        connection.close();
-    }
-
-    @Override
-    public String describe() {
-        return this.lettuce.describe();
-    }
-
-    /** The Jedis connections a POOLED strategy lends to one caller at a time. */
-    private final class Blocking implements ConnectionFactory<BoundConnection<?>> {
-
-        @Override
-        public BoundConnection<?> open() {
-            return new BoundConnection<>(jedis.open(), jedisCommands, jedis);
-        }
-
-        @Override
-        public boolean isUsable(BoundConnection<?> connection) {
-            return connection.isUsable();
-        }
-
-        @Override
-        public void close(BoundConnection<?> connection) {
-            connection.close();
-        }
-
-        @Override
-        public String describe() {
-            return jedis.describe();
-        }
+        // The Jedis connections a POOLED strategy lends to one caller at a time.
+        return new BlockingPoolStrategies<>(this, new BoundConnection.Factory<>(this.jedis, this.jedisCommands));
     }
 }

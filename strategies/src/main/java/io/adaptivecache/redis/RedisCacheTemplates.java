@@ -60,15 +60,7 @@ public final class RedisCacheTemplates {
          * @throws IllegalArgumentException if the URI is malformed
          */
         public Builder uri(String uri) {
-            Objects.requireNonNull(uri, "uri");
-            try {
-                return uri(RedisURI.create(uri));
-            }
-            catch (IllegalArgumentException ex) {
-                // Never echo a password: the URI's user-info part is masked, and Lettuce's own message dropped.
-                throw new IllegalArgumentException("Malformed Redis URI '" + maskCredentials(uri)
-                        + "': expected redis://[user:password@]host:port[/database] or rediss://...");
-            }
+            return uri(parseUri(uri));
         }
 
         /**
@@ -134,6 +126,24 @@ public final class RedisCacheTemplates {
                         commandTimeout(), close);
             }
             return CacheBackend.of("redis", connections, COMMANDS, inputRules(), translator, commandTimeout(), close);
+        }
+    }
+
+    /**
+     * Parses a Redis URI as the builders take it (a template's, an invalidation source's).
+     * @param uri {@code redis://[user:password@]host:port[/database]} or {@code rediss://...}
+     * @return the URI
+     * @throws IllegalArgumentException if the URI is malformed; the message masks its credentials
+     */
+    public static RedisURI parseUri(String uri) {
+        Objects.requireNonNull(uri, "uri");
+        try {
+            return RedisURI.create(uri);
+        }
+        catch (IllegalArgumentException ex) {
+            // Never echo a password: the URI's user-info part is masked, and Lettuce's own message dropped.
+            throw new IllegalArgumentException("Malformed Redis URI '" + maskCredentials(uri)
+                    + "': expected redis://[user:password@]host:port[/database] or rediss://...");
         }
     }
 

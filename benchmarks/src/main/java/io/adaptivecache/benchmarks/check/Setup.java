@@ -149,6 +149,18 @@ abstract class Setup implements AutoCloseable {
     /** @return a line for the report */
     abstract String describe();
 
+    /** The near caches' settings: the checked keys' prefix, the rest as a user would leave it. */
+    static NearCacheSettings nearSettings() {
+        return NearCacheSettings.builder().keyPrefixes(PREFIX).build();
+    }
+
+    /** One instance of the application: its template and its near cache over it, closed with the rest. */
+    void addInstance(ManagedCacheTemplate remote, NearCacheTemplate near) {
+        opened.add(near);
+        remotes.add(remote);
+        nears.add(near);
+    }
+
     static String key(int index) {
         return PREFIX + "k" + index;
     }
@@ -211,11 +223,7 @@ abstract class Setup implements AutoCloseable {
                         .heartbeatInterval(heartbeat).heartbeatTimeout(heartbeat.multipliedBy(2))
                         .maxReconnectDelay(Duration.ofMillis(200)).start();
                 opened.add(invalidations);
-                NearCacheTemplate near = NearCacheTemplates.redis(remote, invalidations,
-                        NearCacheSettings.builder().keyPrefixes(PREFIX).build());
-                opened.add(near);
-                remotes.add(remote);
-                nears.add(near);
+                addInstance(remote, NearCacheTemplates.redis(remote, invalidations, nearSettings()));
             }
         }
 
@@ -334,11 +342,7 @@ abstract class Setup implements AutoCloseable {
                 ManagedCacheTemplate remote = template(name, ServerProcess.HOST + ":" + (i == 0 ? proxy.port() : server.port()),
                         strategies().get(i % strategies().size()));
                 opened.add(remote);
-                NearCacheTemplate near = NearCacheTemplates.stalenessBounded(remote, maxStaleness,
-                        NearCacheSettings.builder().keyPrefixes(PREFIX).build());
-                opened.add(near);
-                remotes.add(remote);
-                nears.add(near);
+                addInstance(remote, NearCacheTemplates.stalenessBounded(remote, maxStaleness, nearSettings()));
             }
         }
 

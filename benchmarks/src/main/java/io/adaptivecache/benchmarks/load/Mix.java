@@ -3,6 +3,7 @@ package io.adaptivecache.benchmarks.load;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.stream.Collectors;
 
 /**
  * What the callers ask for: the share of gets among their calls and how they pick keys of the
@@ -11,7 +12,7 @@ import java.util.SplittableRandom;
 public enum Mix {
 
     /** 80% gets and 20% sets, every key as likely as any other: the strategy benchmarks' load. */
-    MIXED_UNIFORM(80, false, "80% gets, uniform keys", "mixed-uniform"),
+    MIXED_UNIFORM(80, false, "80% gets, uniform keys"),
 
     /**
      * 95% gets and 5% sets, keys by a Zipf-like popularity (exponent 0.99, as in YCSB): the first
@@ -19,7 +20,7 @@ public enum Mix {
      * same popularity, so the keys read most are also the ones invalidated most: the load a near
      * cache is for, and the harder kind of it.
      */
-    READ_HEAVY_ZIPF(95, true, "95% gets, Zipf keys", "read-heavy-zipf");
+    READ_HEAVY_ZIPF(95, true, "95% gets, Zipf keys");
 
     /** The Zipf exponent of {@link #READ_HEAVY_ZIPF}. */
     public static final double ZIPF_EXPONENT = 0.99;
@@ -29,13 +30,11 @@ public enum Mix {
     private final int readPercent;
     private final boolean zipf;
     private final String label;
-    private final String slug;
 
-    Mix(int readPercent, boolean zipf, String label, String slug) {
+    Mix(int readPercent, boolean zipf, String label) {
         this.readPercent = readPercent;
         this.zipf = zipf;
         this.label = label;
-        this.slug = slug;
     }
 
     /** @return the share of gets, in percent */
@@ -48,9 +47,9 @@ public enum Mix {
         return this.label;
     }
 
-    /** @return for file names and commands, for example {@code read-heavy-zipf} */
+    /** @return for file names and commands, for example {@code read-heavy-zipf}: the name, in lower case with dashes */
     public String slug() {
-        return this.slug;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**
@@ -85,11 +84,12 @@ public enum Mix {
      */
     public static Mix of(String text) {
         for (Mix mix : values()) {
-            if (mix.slug.equals(text) || mix.name().equals(text.toUpperCase(Locale.ROOT).replace('-', '_'))) {
+            if (mix.slug().equals(text) || mix.name().equals(text.toUpperCase(Locale.ROOT).replace('-', '_'))) {
                 return mix;
             }
         }
-        throw new IllegalArgumentException("Unknown mix '" + text + "'; known: mixed-uniform, read-heavy-zipf");
+        throw new IllegalArgumentException("Unknown mix '" + text + "'; known: "
+                + Arrays.stream(values()).map(Mix::slug).collect(Collectors.joining(", ")));
     }
 
     /** P(rank ≤ i) for ranks 0..n-1 with weight 1 / (rank + 1)^s. */

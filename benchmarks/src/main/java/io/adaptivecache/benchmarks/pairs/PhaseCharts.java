@@ -25,6 +25,13 @@ import javax.imageio.ImageIO;
 
 import io.adaptivecache.benchmarks.load.Workload;
 
+// The colours and font family of RatioCharts, so that the pages of one report look alike.
+import static io.adaptivecache.benchmarks.pairs.RatioCharts.FAMILY;
+import static io.adaptivecache.benchmarks.pairs.RatioCharts.FRAME;
+import static io.adaptivecache.benchmarks.pairs.RatioCharts.GRID;
+import static io.adaptivecache.benchmarks.pairs.RatioCharts.INK;
+import static io.adaptivecache.benchmarks.pairs.RatioCharts.MUTED;
+
 /**
  * A timeline PNG of one sequence on one backend: a panel per target, time across (the phases one
  * after the other, their boundaries dashed and labelled), calls per second up on a scale shared
@@ -45,17 +52,11 @@ final class PhaseCharts {
     private static final int PLOT_LEFT = 58;
     private static final int PLOT_RIGHT = 14;
     private static final int PLOT_TOP = 46;
-    private static final Color INK = new Color(0x222222);
-    private static final Color MUTED = new Color(0x5F5F5F);
-    private static final Color GRID = new Color(0xECECEC);
-    private static final Color FRAME = new Color(0xD6D6D6);
     private static final Color CYCLE = new Color(0xB8B8B8);
     private static final Color MEDIAN = new Color(0x0072B2);
     private static final Color ADAPTIVE = new Color(0xD55E00);
     private static final Color[] STRATEGIES = { new Color(0x56B4E9), new Color(0x009E73), new Color(0xE69F00), new Color(0xCC79A7),
         new Color(0xF0E442), new Color(0x0072B2), new Color(0x999999) };
-    private static final String FAMILY = "DejaVu Sans".equals(new Font("DejaVu Sans", Font.PLAIN, 12).getFamily(Locale.ROOT))
-            ? "DejaVu Sans" : Font.SANS_SERIF;
     private static final Font TITLE = new Font(FAMILY, Font.BOLD, 18);
     private static final Font PANEL_TITLE = new Font(FAMILY, Font.BOLD, 14);
     private static final Font SMALL = new Font(FAMILY, Font.PLAIN, 11);
@@ -123,20 +124,21 @@ final class PhaseCharts {
         return image;
     }
 
+    /** One line of the key: a short stroke in the line's colour and width, then what it stands for. */
+    private static void keyLine(Graphics2D g, Color colour, float width, String text, int at, int y) {
+        g.setColor(colour);
+        g.setStroke(new BasicStroke(width));
+        g.draw(new Line2D.Double(at, y - 4, at + 22, y - 4));
+        g.setColor(MUTED);
+        g.drawString(text, at + 26, y);
+    }
+
     private static void drawKey(Graphics2D g, Map<String, Color> colours, int x, int y) {
         g.setFont(SMALL);
         int at = x;
-        g.setColor(CYCLE);
-        g.setStroke(new BasicStroke(1.2f));
-        g.draw(new Line2D.Double(at, y - 4, at + 22, y - 4));
-        g.setColor(MUTED);
-        g.drawString("one cycle", at + 26, y);
+        keyLine(g, CYCLE, 1.2f, "one cycle", at, y);
         at += 90;
-        g.setColor(MEDIAN);
-        g.setStroke(new BasicStroke(2.4f));
-        g.draw(new Line2D.Double(at, y - 4, at + 22, y - 4));
-        g.setColor(MUTED);
-        g.drawString("median over kept cycles (adaptive: orange)", at + 26, y);
+        keyLine(g, MEDIAN, 2.4f, "median over kept cycles (adaptive: orange)", at, y);
         at += 290;
         g.drawString("strategy per window, one strip per cycle, | = switch:", at, y);
         at += 300;

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 import io.adaptivecache.benchmarks.load.Backend;
@@ -84,21 +85,34 @@ public final class PhaseReport {
         return file;
     }
 
+    /**
+     * Ends the head of a table with a column per phase, which the phase tables share: each phase's
+     * title, then the separator row, the leading columns' part first.
+     */
+    private static void phaseColumns(StringBuilder md, PhasePlan plan, IntFunction<String> title, String leadingSeparator,
+            String phaseSeparator) {
+        for (int i = 0; i < plan.phases().size(); i++) {
+            md.append(title.apply(i));
+        }
+        md.append('\n').append(leadingSeparator);
+        plan.phases().forEach(phase -> md.append(phaseSeparator));
+        md.append('\n');
+    }
+
+    /** One target's slices of one phase, in the sequence's order. */
+    private static List<PhaseSlice> of(List<PhaseSlice> sequence, String target, int phaseIndex) {
+        return sequence.stream().filter(slice -> slice.target().equals(target) && slice.phaseIndex() == phaseIndex).toList();
+    }
+
     /** Median calls/s per target and phase, after settling and whole, and what the adaptive targets ran at the end. */
     static String figures(PhasePlan plan, List<PhaseSlice> sequence, Backend backend, double limit) {
         StringBuilder md = new StringBuilder("Median calls/s over the kept cycles, after settling (whole phase in brackets):\n\n| target |");
-        for (int i = 0; i < plan.phases().size(); i++) {
-            md.append(' ').append(i + 1).append(": ").append(plan.phases().get(i).label(plan.viaProxy())).append(" |");
-        }
-        md.append("\n|---|");
-        plan.phases().forEach(phase -> md.append("---:|"));
-        md.append('\n');
+        phaseColumns(md, plan, i -> " " + (i + 1) + ": " + plan.phases().get(i).label(plan.viaProxy()) + " |", "|---|", "---:|");
         for (String target : PhaseGoals.targets(backend)) {
             md.append("| ").append(target).append(" |");
             for (int i = 0; i < plan.phases().size(); i++) {
-                int index = i;
-                List<PhaseSlice> kept = sequence.stream().filter(slice -> slice.target().equals(target) && slice.phaseIndex() == index
-                        && !slice.disturbed(limit) && slice.errors() == 0).toList();
+                List<PhaseSlice> kept = of(sequence, target, i).stream().filter(slice -> !slice.disturbed(limit) && slice.errors() == 0)
+                        .toList();
                 double settled = Interval.of(kept.stream().map(PhaseSlice::settledOpsPerSecond).toList()).median();
                 double whole = Interval.of(kept.stream().map(PhaseSlice::wholeOpsPerSecond).toList()).median();
                 md.append(kept.isEmpty() ? " – |" : String.format(Locale.ROOT, " %.1fk (%.1fk)", settled / 1000, whole / 1000));
@@ -128,12 +142,7 @@ public final class PhaseReport {
     /** The throughput goals of every phase, as verdict rows. */
     static String goalTable(PhasePlan plan, List<PhaseSlice> sequence, Backend backend, double limit, List<Verdicts.Row> collected) {
         StringBuilder md = new StringBuilder("| comparison | goal |");
-        for (int i = 0; i < plan.phases().size(); i++) {
-            md.append(" phase ").append(i + 1).append(" |");
-        }
-        md.append("\n|---|---|");
-        plan.phases().forEach(phase -> md.append("---|"));
-        md.append('\n');
+        phaseColumns(md, plan, i -> " phase " + (i + 1) + " |", "|---|---|", "---|");
         List<Goal> goals = new ArrayList<>(PhaseGoals.settled(backend));
         int settledGoals = goals.size();
         goals.addAll(PhaseGoals.whole(backend));
@@ -165,18 +174,12 @@ public final class PhaseReport {
                 + " latest last switch over the cycles (goal: within the dwell and five windows, %.2f s of the load change):%n%n",
                 bound.toMillis() / 1000.0));
         md.append("| adaptive target |");
-        for (int i = 0; i < plan.phases().size(); i++) {
-            md.append(" phase ").append(i + 1).append(" |");
-        }
-        md.append("\n|---|");
-        plan.phases().forEach(phase -> md.append("---|"));
-        md.append('\n');
+        phaseColumns(md, plan, i -> " phase " + (i + 1) + " |", "|---|", "---|");
         for (String target : PhaseGoals.adaptive(backend)) {
             md.append("| ").append(target).append(" |");
             for (int i = 0; i < plan.phases().size(); i++) {
-                int index = i;
-                List<PhaseSlice> phases = sequence.stream().filter(slice -> slice.target().equals(target) && slice.phaseIndex() == index)
-                        .sorted((a, b) -> Integer.compare(a.cycle(), b.cycle())).toList();
+                List<PhaseSlice> phases = of(sequence, target, i).stream().sorted((a, b) -> Integer.compare(a.cycle(), b.cycle()))
+                        .toList();
                 if (phases.isEmpty()) {
                     md.append(" – |");
                     continue;

@@ -70,19 +70,24 @@ public final class RatioCharts {
     /** Dark red: apart from every palette colour, and the usual colour of a limit. */
     static final Color GOAL = new Color(0x9B1C1C);
 
-    private static final Color INK = new Color(0x222222);
+    /** Text and titles; shared with {@link PhaseCharts}, so that the pages of one report look alike. */
+    static final Color INK = new Color(0x222222);
 
-    private static final Color MUTED = new Color(0x5F5F5F);
+    /** Secondary text (keys, notes). */
+    static final Color MUTED = new Color(0x5F5F5F);
 
     private static final Color AXIS = new Color(0x9A9A9A);
 
-    private static final Color GRID = new Color(0xECECEC);
+    /** Grid lines. */
+    static final Color GRID = new Color(0xECECEC);
 
     private static final Color UNITY = new Color(0xB0B0B0);
 
-    private static final Color FRAME = new Color(0xD6D6D6);
+    /** Panel frames. */
+    static final Color FRAME = new Color(0xD6D6D6);
 
-    private static final String FAMILY = family();
+    /** The text font family: DejaVu Sans where installed, else the logical sans-serif. */
+    static final String FAMILY = family();
 
     private static final Font TITLE = new Font(FAMILY, Font.BOLD, 20);
 

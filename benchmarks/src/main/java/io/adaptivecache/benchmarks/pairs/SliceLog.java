@@ -1,10 +1,6 @@
 package io.adaptivecache.benchmarks.pairs;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +10,14 @@ import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.Mix;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.load.Workload;
+import io.adaptivecache.benchmarks.report.CsvFile;
 
 /**
  * Every slice of a verdict run, one line each in {@code slices.csv}, written as soon as it is
  * measured: an interrupted run keeps its figures, and {@link GoalTable} recomputes every
  * verdict from the file.
  */
-public final class SliceLog implements AutoCloseable {
+public final class SliceLog extends CsvFile {
 
     /** The file's name in a run's directory. */
     public static final String FILE = "slices.csv";
@@ -28,37 +25,27 @@ public final class SliceLog implements AutoCloseable {
     private static final String HEADER = "backend,network,value_bytes,threads,cycle,position,target,operations,ops_per_s,errors,"
             + "cpu_us_per_call,p99_us,outside_cores,steal_cores,irq_cores,ours_cores,strategy,switches,mix,staleness";
 
-    private final Writer writer;
-
     /**
      * Creates the file.
      * @param directory the run's directory
      * @throws IOException if it cannot be written
      */
     public SliceLog(Path directory) throws IOException {
-        this.writer = Files.newBufferedWriter(directory.resolve(FILE), StandardCharsets.UTF_8);
-        this.writer.write(HEADER + "\n");
-        this.writer.flush();
+        super(directory.resolve(FILE), HEADER);
     }
 
     /**
      * Appends a slice.
      * @param slice the slice
      */
-    public synchronized void append(Slice slice) {
-        try {
-            Workload workload = slice.workload();
-            this.writer.write(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%s,%d,%.1f,%d,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%s,%d,%s,%s%n",
+    public void append(Slice slice) {
+        Workload workload = slice.workload();
+        appendLine(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%s,%d,%.1f,%d,%.3f,%.0f,%.3f,%.3f,%.3f,%.3f,%s,%d,%s,%s%n",
                     workload.backend().name().toLowerCase(Locale.ROOT), workload.network().name().toLowerCase(Locale.ROOT),
                     workload.valueBytes(), workload.threads(), slice.cycle(), slice.position(), slice.target(), slice.operations(),
                     slice.opsPerSecond(), slice.errors(), slice.cpuMicrosPerCall(), slice.p99Micros(), slice.outsideCores(),
                     slice.stealCores(), slice.irqCores(), slice.oursCores(), slice.strategy(), slice.switches(),
                     workload.mix().slug(), slice.staleness().encoded()));
-            this.writer.flush();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     /**
@@ -69,11 +56,7 @@ public final class SliceLog implements AutoCloseable {
      */
     public static List<Slice> read(Path file) throws IOException {
         List<Slice> slices = new ArrayList<>();
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        for (String line : lines.subList(1, lines.size())) {
-            if (line.isBlank()) {
-                continue;
-            }
+        for (String line : rows(file)) {
             String[] f = line.split(",");
             // Files written before the mix and staleness columns existed hold the default mix and no staleness.
             Mix mix = f.length > 18 ? Mix.of(f[18]) : Mix.MIXED_UNIFORM;
@@ -86,10 +69,5 @@ public final class SliceLog implements AutoCloseable {
                     Integer.parseInt(f[17]), staleness));
         }
         return slices;
-    }
-
-    @Override
-    public void close() throws IOException {
-        this.writer.close();
     }
 }

@@ -6,7 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
+import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.Workload;
 
 /**
@@ -31,14 +33,28 @@ public final class Verdicts {
      * @return one row per goal and workload, in the set's order then by workload
      */
     public static List<Row> evaluate(GoalSet set, List<Slice> slices, double maxDisturbanceCores) {
+        return perWorkload(set.goals(), Goal::backend, slices,
+                (goal, workload, its) -> evaluate(goal, workload, its, maxDisturbanceCores));
+    }
+
+    /** Judges one goal on one workload's slices. */
+    private interface Judge<G, R> {
+        R judge(G goal, Workload workload, List<Slice> slices);
+    }
+
+    /**
+     * Each goal on every workload of its backend that the slices cover, in the goals' order then by
+     * network, value size and callers: the walk that throughput and staleness goals share.
+     */
+    private static <G, R> List<R> perWorkload(List<G> goals, Function<G, Backend> backend, List<Slice> slices, Judge<G, R> judge) {
         Map<Workload, List<Slice>> byWorkload = new LinkedHashMap<>();
         slices.forEach(slice -> byWorkload.computeIfAbsent(slice.workload(), any -> new ArrayList<>()).add(slice));
-        List<Row> rows = new ArrayList<>();
-        for (Goal goal : set.goals()) {
-            byWorkload.keySet().stream().filter(workload -> workload.backend() == goal.backend())
+        List<R> rows = new ArrayList<>();
+        for (G goal : goals) {
+            byWorkload.keySet().stream().filter(workload -> workload.backend() == backend.apply(goal))
                     .sorted(Comparator.comparing((Workload workload) -> workload.network()).thenComparing(Workload::valueBytes)
                             .thenComparing(Workload::threads))
-                    .forEach(workload -> rows.add(evaluate(goal, workload, byWorkload.get(workload), maxDisturbanceCores)));
+                    .forEach(workload -> rows.add(judge.judge(goal, workload, byWorkload.get(workload))));
         }
         return rows;
     }
@@ -150,16 +166,8 @@ public final class Verdicts {
      * @return one row per staleness goal and workload
      */
     public static List<StalenessRow> staleness(GoalSet set, List<Slice> slices, double maxDisturbanceCores) {
-        Map<Workload, List<Slice>> byWorkload = new LinkedHashMap<>();
-        slices.forEach(slice -> byWorkload.computeIfAbsent(slice.workload(), any -> new ArrayList<>()).add(slice));
-        List<StalenessRow> rows = new ArrayList<>();
-        for (StalenessGoal goal : set.staleness()) {
-            byWorkload.keySet().stream().filter(workload -> workload.backend() == goal.backend())
-                    .sorted(Comparator.comparing((Workload workload) -> workload.network()).thenComparing(Workload::valueBytes)
-                            .thenComparing(Workload::threads))
-                    .forEach(workload -> rows.add(staleness(goal, workload, byWorkload.get(workload), maxDisturbanceCores)));
-        }
-        return rows;
+        return perWorkload(set.staleness(), StalenessGoal::backend, slices,
+                (goal, workload, its) -> staleness(goal, workload, its, maxDisturbanceCores));
     }
 
     /**

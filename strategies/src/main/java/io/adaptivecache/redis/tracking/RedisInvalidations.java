@@ -86,14 +86,7 @@ public final class RedisInvalidations {
          * @throws IllegalArgumentException if the URI is malformed
          */
         public Builder uri(String uri) {
-            Objects.requireNonNull(uri, "uri");
-            try {
-                return uri(RedisURI.create(uri));
-            }
-            catch (IllegalArgumentException ex) {
-                throw new IllegalArgumentException("Malformed Redis URI '" + RedisCacheTemplates.maskCredentials(uri)
-                        + "': expected redis://[user:password@]host:port[/database] or rediss://...");
-            }
+            return uri(RedisCacheTemplates.parseUri(uri));
         }
 
         /**
