@@ -6,9 +6,6 @@ import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
-import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
-import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
-import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
@@ -18,7 +15,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -37,10 +33,8 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class, AdaptiveCacheMetricsAutoConfiguration.class,
-                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class))
-            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.enabled=false");
+    private final ApplicationContextRunner contextRunner = ContextRunners.redisWithActuator()
+            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri());
 
     @Test
     void aFixedStrategyShouldBePinnedAndAdaptiveShouldLetTheSwitcherChoose() {

@@ -35,10 +35,7 @@ class AdaptiveCacheAutoConfigurationTests {
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class))
-            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(),
-                    "adaptive-cache.memcached.servers=" + memcached.addresses());
+    private final ApplicationContextRunner contextRunner = ContextRunners.onBothServers(redis, memcached);
 
     @Test
     void defaultsShouldGiveBothTemplatesRunningWithMultiStrategies() {

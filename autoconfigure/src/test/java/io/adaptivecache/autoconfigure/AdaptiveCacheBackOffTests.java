@@ -25,7 +25,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -53,13 +52,10 @@ class AdaptiveCacheBackOffTests {
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class,
+    private final ApplicationContextRunner contextRunner = ContextRunners.onBothServers(redis, memcached,
                     AdaptiveCacheSpringCacheAutoConfiguration.class, AdaptiveCacheMetricsAutoConfiguration.class,
-                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class))
-            .withBean(SimpleMeterRegistry.class)
-            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.servers=" + memcached.addresses(),
-                    "management.endpoints.web.exposure.include=adaptivecache");
+                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class)
+            .withBean(SimpleMeterRegistry.class).withPropertyValues("management.endpoints.web.exposure.include=adaptivecache");
 
     @Test
     void withoutUserBeansEveryReplaceableBeanShouldBeAutoConfigured() {
@@ -79,25 +75,23 @@ class AdaptiveCacheBackOffTests {
     void aUserRedisTemplateShouldReplaceTheAutoConfiguredOne() {
         ManagedCacheTemplate users = RedisCacheTemplates.builder().name("users-redis").uri(redis.uri())
                 .strategy(StrategySpec.single()).build();
-        this.contextRunner.withBean("redisCacheTemplate", ManagedCacheTemplate.class, () -> users).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context.getBean("redisCacheTemplate")).isSameAs(users);
-            assertThat(templateNames(context.getBeansOfType(ManagedCacheTemplate.class))).containsExactlyInAnyOrder("users-redis",
-                    "memcached");
-            assertThat(users.stats().running()).as("started by the lifecycle like its own").isTrue();
-        });
+        assertTemplateReplaced("redisCacheTemplate", users, "users-redis", "memcached");
     }
 
     @Test
     void aUserMemcachedTemplateShouldReplaceTheAutoConfiguredOne() {
         ManagedCacheTemplate users = MemcachedCacheTemplates.builder().name("users-memcached").servers(memcached.addresses())
                 .strategy(StrategySpec.single()).build();
-        this.contextRunner.withBean("memcachedCacheTemplate", ManagedCacheTemplate.class, () -> users).run(context -> {
+        assertTemplateReplaced("memcachedCacheTemplate", users, "redis", "users-memcached");
+    }
+
+    /** The application's template under the auto-configured one's bean name: it is the one there, and started. */
+    private void assertTemplateReplaced(String beanName, ManagedCacheTemplate users, String... expectedNames) {
+        this.contextRunner.withBean(beanName, ManagedCacheTemplate.class, () -> users).run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(context.getBean("memcachedCacheTemplate")).isSameAs(users);
-            assertThat(templateNames(context.getBeansOfType(ManagedCacheTemplate.class))).containsExactlyInAnyOrder("redis",
-                    "users-memcached");
-            assertThat(users.stats().running()).isTrue();
+            assertThat(context.getBean(beanName)).isSameAs(users);
+            assertThat(templateNames(context.getBeansOfType(ManagedCacheTemplate.class))).containsExactlyInAnyOrder(expectedNames);
+            assertThat(users.stats().running()).as("started by the lifecycle like its own").isTrue();
         });
     }
 

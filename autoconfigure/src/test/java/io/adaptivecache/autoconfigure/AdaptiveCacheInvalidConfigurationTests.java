@@ -151,13 +151,7 @@ class AdaptiveCacheInvalidConfigurationTests {
     }
 
     private void assertFailsWith(String property, String expectedProperty, String expectedReason, String... more) {
-        this.contextRunner.withPropertyValues(property).withPropertyValues(more).run(context -> {
-            assertThat(context).hasFailed();
-            FailureAnalysis analysis = analyze(context.getStartupFailure());
-            assertThat(analysis).as("failure analysis of %s", context.getStartupFailure()).isNotNull();
-            assertThat(analysis.getDescription()).contains(expectedProperty).contains(expectedReason);
-            assertThat(analysis.getAction()).isNotBlank();
-        });
+        InvalidValues.assertRejected(this.contextRunner, property, expectedProperty, expectedReason, more);
     }
 
     private static FailureAnalysis analyze(Throwable failure) {

@@ -1,9 +1,5 @@
 package io.adaptivecache.autoconfigure;
 
-import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,9 +19,7 @@ import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
 import io.adaptivecache.autoconfigure.cache.AdaptiveCacheSpringCacheAutoConfiguration;
 import io.adaptivecache.autoconfigure.observation.AdaptiveCacheObservationAutoConfiguration;
-import io.adaptivecache.devservers.MemcachedServer;
 import io.adaptivecache.devservers.RedisServer;
-import io.adaptivecache.devservers.TlsMaterial;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.near.NearCacheTemplate;
 import io.adaptivecache.CacheFailureMode;
@@ -52,15 +46,12 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import net.spy.memcached.ConnectionFactory;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
-import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.context.ApplicationContext;
@@ -110,27 +101,8 @@ class AdaptiveCachePropertiesReachComponentsTests {
     @RegisterExtension
     static final RedisClusterExtension cluster = new RedisClusterExtension();
 
-    private static final String REDIS_PASSWORD = "props-secret-" + UUID.randomUUID();
-    private static final String MEMCACHED_PASSWORD = "props-secret-" + UUID.randomUUID();
-    private static final RedisServer aclRedis = RedisServer.withArguments("--user", "alice", "on", ">" + REDIS_PASSWORD, "~*", "&*",
-            "+@all");
-    private static final MemcachedServer saslMemcached = MemcachedServer.withSasl("bob", MEMCACHED_PASSWORD);
-    private static final TlsMaterial tls = TlsMaterial.selfSigned();
-    private static final RedisServer tlsRedis = RedisServer.withTls(tls);
-
-    @BeforeAll
-    static void startServers() {
-        aclRedis.start();
-        saslMemcached.start();
-        tlsRedis.start();
-    }
-
-    @AfterAll
-    static void stopServers() {
-        tlsRedis.stop();
-        saslMemcached.stop();
-        aclRedis.stop();
-    }
+    @RegisterExtension
+    static final SecuredServers secured = new SecuredServers("props-secret-");
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class, AdaptiveCacheSpringCacheAutoConfiguration.class,
@@ -141,7 +113,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
         TreeSet<String> checked = new TreeSet<>();
         scenarios().forEach(scenario -> checked.addAll(scenario.checks.keySet()));
         List<String> missing = new ArrayList<>();
-        for (Map<String, Object> property : metadataProperties()) {
+        for (Map<String, Object> property : ConfigurationMetadata.properties()) {
             String name = (String) property.get("name");
             boolean covered = NOT_READ_BACK.containsKey(name) || checked.contains(name)
                     || checked.stream().anyMatch(key -> key.startsWith(name + "."));
@@ -152,7 +124,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
         assertThat(missing).as("properties with no check that their value reaches a component; add one to a scenario of"
                 + " AdaptiveCachePropertiesReachComponentsTests, or a row with the reason to NOT_READ_BACK").isEmpty();
         TreeSet<String> names = new TreeSet<>();
-        metadataProperties().forEach(property -> names.add((String) property.get("name")));
+        ConfigurationMetadata.properties().forEach(property -> names.add((String) property.get("name")));
         // A key under a map property (ttl.<cache>, near.caches.<cache>.<setting>) is the map's.
         assertThat(checked).as("checks of properties the metadata does not have (renamed or removed?)")
                 .allMatch(key -> names.contains(key) || names.stream().anyMatch(name -> key.startsWith(name + ".")));
@@ -162,7 +134,8 @@ class AdaptiveCachePropertiesReachComponentsTests {
 
     @TestFactory
     Stream<DynamicTest> eachCheckedPropertyShouldReachItsComponent() throws Exception {
-        return scenarios().stream().map(scenario -> DynamicTest.dynamicTest(scenario.name, () -> run(scenario, metadataProperties())));
+        return scenarios().stream()
+                .map(scenario -> DynamicTest.dynamicTest(scenario.name, () -> run(scenario, ConfigurationMetadata.properties())));
     }
 
     /**
@@ -176,9 +149,9 @@ class AdaptiveCachePropertiesReachComponentsTests {
         s.check("adaptive-cache.cache.near.heartbeat-timeout", "PT0.5S", null, context -> null);
         s.check("adaptive-cache.cache.near.max-staleness", "1000ms", null, context -> null);
         s.check("adaptive-cache.cache.near.time-to-live", "300s", null, context -> null);
-        assertThat(defaultValued(s, metadataProperties())).hasSize(3);
+        assertThat(defaultValued(s, ConfigurationMetadata.properties())).hasSize(3);
         Scenario other = new Scenario("not defaults").check("adaptive-cache.cache.near.heartbeat-timeout", "499ms", null, context -> null);
-        assertThat(defaultValued(other, metadataProperties())).isEmpty();
+        assertThat(defaultValued(other, ConfigurationMetadata.properties())).isEmpty();
     }
 
     /** The checked properties of a scenario set to their default value (or not set at all), each with the reason. */
@@ -313,12 +286,13 @@ class AdaptiveCachePropertiesReachComponentsTests {
         String p = "adaptive-cache.redis";
         Scenario s = new Scenario("redis: host, port, database, ACL user and client name, adaptive from POOLED")
                 .set("adaptive-cache.memcached.enabled", "false");
-        s.check(p + ".host", "127.0.0.1", true, context -> clientListOf(aclRedis).contains("name=props-host "));
-        s.check(p + ".port", Integer.toString(aclRedis.port()), true, context -> clientListOf(aclRedis).contains("name=props-host "));
-        s.check(p + ".database", "3", true, context -> clientListOf(aclRedis).contains(" db=3 "));
-        s.check(p + ".client-name", "props-host", true, context -> aclRedis.clientNames().contains("props-host"));
-        s.check(p + ".username", "alice", true, context -> clientListOf(aclRedis).contains(" user=alice "));
-        s.check(p + ".password", REDIS_PASSWORD, true, context -> roundTrip(template(context, "redis")));
+        s.check(p + ".host", "127.0.0.1", true, context -> clientListOf(secured.aclRedis).contains("name=props-host "));
+        s.check(p + ".port", Integer.toString(secured.aclRedis.port()), true,
+                context -> clientListOf(secured.aclRedis).contains("name=props-host "));
+        s.check(p + ".database", "3", true, context -> clientListOf(secured.aclRedis).contains(" db=3 "));
+        s.check(p + ".client-name", "props-host", true, context -> secured.aclRedis.clientNames().contains("props-host"));
+        s.check(p + ".username", "alice", true, context -> clientListOf(secured.aclRedis).contains(" user=alice "));
+        s.check(p + ".password", secured.redisPassword, true, context -> roundTrip(template(context, "redis")));
         s.check(p + ".adaptive.initial", "pooled", StrategyType.POOLED, context -> template(context, "redis").stats().activeStrategy().type());
         s.check(p + ".adaptive.blocking-pool.enabled", "false", true,
                 context -> template(context, "redis").stats().pooledConnectionsBlock() && blockingPool(context) == null);
@@ -349,8 +323,8 @@ class AdaptiveCachePropertiesReachComponentsTests {
     private static Scenario redisTlsWithABundle() {
         String p = "adaptive-cache.redis";
         Scenario s = new Scenario("redis: TLS trusted through an SSL bundle").set("adaptive-cache.memcached.enabled", "false")
-                .set(p + ".host", "127.0.0.1").set(p + ".port", Integer.toString(tlsRedis.tlsPort()))
-                .set("spring.ssl.bundle.pem.props-tls.truststore.certificate", "file:" + tls.certificate());
+                .set(p + ".host", "127.0.0.1").set(p + ".port", Integer.toString(secured.tlsRedis.tlsPort()))
+                .set("spring.ssl.bundle.pem.props-tls.truststore.certificate", "file:" + secured.tls.certificate());
         // Only a TLS client that trusts the test CA gets an answer from the TLS port.
         s.check(p + ".ssl.bundle", "props-tls", true, context -> roundTrip(template(context, "redis")));
         return s;
@@ -360,7 +334,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
         String p = "adaptive-cache.redis";
         Scenario s = new Scenario("redis: TLS on the JVM's trust store, which does not know the test CA")
                 .set("adaptive-cache.memcached.enabled", "false").set(p + ".host", "127.0.0.1")
-                .set(p + ".port", Integer.toString(tlsRedis.tlsPort())).set(p + ".connect-timeout", "1s");
+                .set(p + ".port", Integer.toString(secured.tlsRedis.tlsPort())).set(p + ".connect-timeout", "1s");
         // A plain client on the TLS port fails otherwise (no handshake at all): only a TLS client fails its handshake.
         s.check(p + ".ssl.enabled", "true", true,
                 context -> causes(startupFailure(context)).anyMatch(SSLException.class::isInstance));
@@ -440,9 +414,9 @@ class AdaptiveCachePropertiesReachComponentsTests {
         Scenario s = new Scenario("memcached: pinned POOLED on spymemcached, SASL, every adaptive, resilience and client setting")
                 .set("adaptive-cache.redis.enabled", "false");
         // The server answers nothing before a SASL login, so a round trip shows all three reached the client.
-        s.check(p + ".servers", saslMemcached.address(), true, context -> roundTrip(template(context, "memcached")));
+        s.check(p + ".servers", secured.saslMemcached.address(), true, context -> roundTrip(template(context, "memcached")));
         s.check(p + ".username", "bob", true, context -> roundTrip(template(context, "memcached")));
-        s.check(p + ".password", MEMCACHED_PASSWORD, true, context -> roundTrip(template(context, "memcached")));
+        s.check(p + ".password", secured.memcachedPassword, true, context -> roundTrip(template(context, "memcached")));
         pinnedPooledAdaptiveAndResilience(s, "memcached");
         s.check(p + ".operation-timeout", "1500ms", 1500L, context -> spymemcachedFactory(context).getOperationTimeout());
         s.check(p + ".max-reconnect-delay", "3s", 3L, context -> spymemcachedFactory(context).getMaxReconnectDelay());
@@ -813,14 +787,6 @@ class AdaptiveCachePropertiesReachComponentsTests {
         return causes.stream();
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> metadataProperties() throws IOException, URISyntaxException {
-        Path classes = Path.of(AdaptiveCacheRedisProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path metadata = classes.resolve("META-INF/spring-configuration-metadata.json");
-        assertThat(metadata).as("generated by the configuration processor at compile time").exists();
-        Map<String, Object> json = JsonParserFactory.getJsonParser().parseMap(Files.readString(metadata));
-        return (List<Map<String, Object>>) json.get("properties");
-    }
 
     /** How one property is read back, and what it must read. */
     private record Check(Function<ApplicationContext, Object> read, Object expected) {

@@ -5,9 +5,6 @@ import java.util.List;
 
 import io.adaptivecache.management.TemplateNodes;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
-import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
-import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
-import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
 import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.testservers.RedisClusterExtension;
@@ -17,7 +14,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,10 +25,8 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
     @RegisterExtension
     static final RedisClusterExtension redis = new RedisClusterExtension();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class, AdaptiveCacheMetricsAutoConfiguration.class,
-                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class))
-            .withPropertyValues("adaptive-cache.memcached.enabled=false", "management.endpoints.web.exposure.include=adaptivecache");
+    private final ApplicationContextRunner contextRunner = ContextRunners.redisWithActuator()
+            .withPropertyValues("management.endpoints.web.exposure.include=adaptivecache");
 
     private String nodes() {
         return redis.cluster().seedAddresses();

@@ -8,14 +8,10 @@ import java.util.UUID;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
-import io.adaptivecache.devservers.MemcachedServer;
-import io.adaptivecache.devservers.RedisServer;
-import io.adaptivecache.devservers.TlsMaterial;
 import io.adaptivecache.management.ManagedCacheTemplate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.autoconfigure.endpoint.PropertiesEndpointAccessResolver;
@@ -40,14 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class AdaptiveCacheSecurityTests {
 
-    private static final String REDIS_PASSWORD = "redis-secret-" + UUID.randomUUID();
-    private static final String MEMCACHED_PASSWORD = "memcached-secret-" + UUID.randomUUID();
-
-    private static final RedisServer aclRedis = RedisServer.withArguments("--user", "alice", "on", ">" + REDIS_PASSWORD,
-            "~*", "&*", "+@all");
-    private static final MemcachedServer saslMemcached = MemcachedServer.withSasl("bob", MEMCACHED_PASSWORD);
-    private static final TlsMaterial tls = TlsMaterial.selfSigned();
-    private static final RedisServer tlsRedis = RedisServer.withTls(tls);
+    @RegisterExtension
+    static final SecuredServers secured = new SecuredServers("secret-");
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class, SslAutoConfiguration.class,
@@ -55,25 +45,12 @@ class AdaptiveCacheSecurityTests {
             .withPropertyValues("adaptive-cache.redis.connect-timeout=1s", "adaptive-cache.memcached.connect-timeout=1s",
                     "management.endpoints.web.exposure.include=adaptivecache");
 
-    @BeforeAll
-    static void startServers() {
-        aclRedis.start();
-        saslMemcached.start();
-        tlsRedis.start();
-    }
-
-    @AfterAll
-    static void stopServers() {
-        aclRedis.stop();
-        saslMemcached.stop();
-        tlsRedis.stop();
-    }
-
     @Test
     void credentialsShouldAuthenticateAndAppearInNoLogMessageEndpointOrHealth(CapturedOutput output) {
-        this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://alice:" + REDIS_PASSWORD + "@" + aclRedis.address(),
-                "adaptive-cache.memcached.servers=" + saslMemcached.address(), "adaptive-cache.memcached.username=bob",
-                "adaptive-cache.memcached.password=" + MEMCACHED_PASSWORD).run(context -> {
+        this.contextRunner.withPropertyValues(
+                "adaptive-cache.redis.url=redis://alice:" + secured.redisPassword + "@" + secured.aclRedis.address(),
+                "adaptive-cache.memcached.servers=" + secured.saslMemcached.address(), "adaptive-cache.memcached.username=bob",
+                "adaptive-cache.memcached.password=" + secured.memcachedPassword).run(context -> {
                     assertThat(context).hasNotFailed();
                     List<String> shown = new ArrayList<>();
                     for (String name : List.of("redisCacheTemplate", "memcachedCacheTemplate")) {
@@ -92,13 +69,13 @@ class AdaptiveCacheSecurityTests {
 
                     assertThat(shown).isNotEmpty().noneMatch(this::holdsASecret);
                 });
-        assertThat(output.getAll()).doesNotContain(REDIS_PASSWORD).doesNotContain(MEMCACHED_PASSWORD);
+        assertThat(output.getAll()).doesNotContain(secured.redisPassword).doesNotContain(secured.memcachedPassword);
     }
 
     @Test
     void wrongCredentialsShouldFailStartupWithoutEchoingThem(CapturedOutput output) {
         String wrongRedis = "wrong-redis-" + UUID.randomUUID();
-        this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://alice:" + wrongRedis + "@" + aclRedis.address(),
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://alice:" + wrongRedis + "@" + secured.aclRedis.address(),
                 "adaptive-cache.memcached.enabled=false").run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(everyMessage(context.getStartupFailure())).doesNotContain(wrongRedis)
@@ -108,7 +85,7 @@ class AdaptiveCacheSecurityTests {
                 });
         String wrongMemcached = "wrong-memcached-" + UUID.randomUUID();
         this.contextRunner.withPropertyValues("adaptive-cache.redis.enabled=false",
-                "adaptive-cache.memcached.servers=" + saslMemcached.address(), "adaptive-cache.memcached.username=bob",
+                "adaptive-cache.memcached.servers=" + secured.saslMemcached.address(), "adaptive-cache.memcached.username=bob",
                 "adaptive-cache.memcached.password=" + wrongMemcached).run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(everyMessage(context.getStartupFailure())).doesNotContain(wrongMemcached)
@@ -120,35 +97,35 @@ class AdaptiveCacheSecurityTests {
     @Test
     void saslOnTheXMemcachedDriverShouldFailStartupNamingTheDriverWithoutEchoingThePassword(CapturedOutput output) {
         this.contextRunner.withPropertyValues("adaptive-cache.redis.enabled=false", "adaptive-cache.memcached.driver=xmemcached",
-                "adaptive-cache.memcached.servers=" + saslMemcached.address(), "adaptive-cache.memcached.username=bob",
-                "adaptive-cache.memcached.password=" + MEMCACHED_PASSWORD).run(context -> {
+                "adaptive-cache.memcached.servers=" + secured.saslMemcached.address(), "adaptive-cache.memcached.username=bob",
+                "adaptive-cache.memcached.password=" + secured.memcachedPassword).run(context -> {
                     assertThat(context).hasFailed();
-                    assertThat(everyMessage(context.getStartupFailure())).doesNotContain(MEMCACHED_PASSWORD)
+                    assertThat(everyMessage(context.getStartupFailure())).doesNotContain(secured.memcachedPassword)
                             .contains("adaptive-cache.memcached.driver").contains("needs the spymemcached driver");
                 });
-        assertThat(output.getAll()).doesNotContain(MEMCACHED_PASSWORD);
+        assertThat(output.getAll()).doesNotContain(secured.memcachedPassword);
     }
 
     @Test
     void aMalformedUrlShouldBeReportedWithItsPasswordMasked(CapturedOutput output) {
-        this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://alice:" + REDIS_PASSWORD + "@",
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.url=redis://alice:" + secured.redisPassword + "@",
                 "adaptive-cache.memcached.enabled=false").run(context -> {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = BootFailureAnalyzers.invalidValue(context.getStartupFailure());
                     assertThat(analysis.getDescription()).contains("adaptive-cache.redis.url").contains("redis://****@")
-                            .doesNotContain(REDIS_PASSWORD);
-                    assertThat(everyMessage(context.getStartupFailure())).doesNotContain(REDIS_PASSWORD);
+                            .doesNotContain(secured.redisPassword);
+                    assertThat(everyMessage(context.getStartupFailure())).doesNotContain(secured.redisPassword);
                 });
-        assertThat(output.getAll()).doesNotContain(REDIS_PASSWORD);
+        assertThat(output.getAll()).doesNotContain(secured.redisPassword);
     }
 
     @Test
     void tlsShouldConnectWhenAnSslBundleTrustsTheServerAndFailWithoutIt() {
         ApplicationContextRunner tlsRunner = this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false",
-                "adaptive-cache.redis.url=rediss://127.0.0.1:" + tlsRedis.tlsPort());
+                "adaptive-cache.redis.url=rediss://127.0.0.1:" + secured.tlsRedis.tlsPort());
 
         tlsRunner.withPropertyValues("adaptive-cache.redis.ssl.bundle=test-redis",
-                "spring.ssl.bundle.pem.test-redis.truststore.certificate=file:" + tls.certificate()).run(context -> {
+                "spring.ssl.bundle.pem.test-redis.truststore.certificate=file:" + secured.tls.certificate()).run(context -> {
                     assertThat(context).hasNotFailed();
                     ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
                     template.set("tls:k", new byte[] { 7 }, Duration.ZERO);
@@ -168,8 +145,8 @@ class AdaptiveCacheSecurityTests {
         // Only the bundle knows the test CA: a Jedis connection on the JVM's own trust would fail its handshake.
         this.contextRunner.withPropertyValues("adaptive-cache.memcached.enabled=false", "adaptive-cache.redis.pooled-driver=jedis",
                 "adaptive-cache.redis.strategy.type=pooled", "adaptive-cache.redis.ssl.bundle=test-redis",
-                "spring.ssl.bundle.pem.test-redis.truststore.certificate=file:" + tls.certificate(),
-                "adaptive-cache.redis.url=rediss://127.0.0.1:" + tlsRedis.tlsPort()).run(context -> {
+                "spring.ssl.bundle.pem.test-redis.truststore.certificate=file:" + secured.tls.certificate(),
+                "adaptive-cache.redis.url=rediss://127.0.0.1:" + secured.tlsRedis.tlsPort()).run(context -> {
             assertThat(context).hasNotFailed();
             ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
             template.set("tls:jedis", new byte[] { 8 }, Duration.ZERO);
@@ -192,7 +169,7 @@ class AdaptiveCacheSecurityTests {
     }
 
     private boolean holdsASecret(String text) {
-        return text.contains(REDIS_PASSWORD) || text.contains(MEMCACHED_PASSWORD);
+        return text.contains(secured.redisPassword) || text.contains(secured.memcachedPassword);
     }
 
     private static String everyMessage(Throwable failure) {

@@ -17,7 +17,6 @@ import io.adaptivecache.testservers.RedisServerExtension;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -38,10 +37,8 @@ class AdaptiveCacheStrategyPolicyTests {
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class))
-            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.servers=" + memcached.addresses(),
-                    "adaptive-cache.redis.pooled-driver=lettuce");
+    private final ApplicationContextRunner contextRunner = ContextRunners.onBothServers(redis, memcached)
+            .withPropertyValues("adaptive-cache.redis.pooled-driver=lettuce");
 
     @Test
     void aUsersPolicyForOneTemplateShouldBeTheOneItsSwitcherActsOn() {

@@ -5,9 +5,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
-import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfiguration;
-import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
-import io.adaptivecache.autoconfigure.metrics.AdaptiveCacheMetricsAutoConfiguration;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.strategy.StrategySpec;
@@ -18,7 +15,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -40,12 +36,9 @@ class UserTemplateBeanTests {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class, AdaptiveCacheMetricsAutoConfiguration.class,
-                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class))
+    private final ApplicationContextRunner contextRunner = ContextRunners.redisWithActuator()
             .withBean(SimpleMeterRegistry.class)
-            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.enabled=false",
-                    "management.endpoints.web.exposure.include=adaptivecache");
+            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "management.endpoints.web.exposure.include=adaptivecache");
 
     @Test
     void theContextShouldStartTheUsersTemplateAndCloseItAtShutdown() {

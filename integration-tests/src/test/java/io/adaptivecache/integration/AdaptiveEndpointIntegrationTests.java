@@ -6,9 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import io.adaptivecache.sample.SampleApplication;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.core.env.Environment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,14 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 // page, and a 200 ms pool wait on a loaded machine would count as a load error before any switch.
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "adaptive-cache.redis.adaptive.initial=multi")
-class AdaptiveEndpointIntegrationTests extends RealCacheServers {
-
-    @Autowired
-    private Environment environment;
-
-    private HttpResponse<String> send(String method, String path, String json) throws Exception {
-        return new SampleHttp(this.environment).send(method, path, json);
-    }
+class AdaptiveEndpointIntegrationTests extends SampleOverHttp {
 
     @Test
     void theEndpointShouldListEveryTemplateWithItsStrategyAndMode() throws Exception {

@@ -4,9 +4,7 @@ import java.net.http.HttpResponse;
 
 import io.adaptivecache.sample.SampleApplication;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.core.env.Environment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,14 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoint.adaptivecache.access=read-only", "adaptive-cache.redis.adaptive.initial=multi" })
-class ReadOnlyEndpointIntegrationTests extends RealCacheServers {
-
-    @Autowired
-    private Environment environment;
-
-    private HttpResponse<String> send(String method, String path, String json) throws Exception {
-        return new SampleHttp(this.environment).send(method, path, json);
-    }
+class ReadOnlyEndpointIntegrationTests extends SampleOverHttp {
 
     @Test
     void readsShouldWorkAndThePinShouldNotBeReachable() throws Exception {

@@ -35,6 +35,19 @@ class ConfirmingPolicyTests {
         return -1;
     }
 
+    /**
+     * Windows at 1 s and 30 s (past the first dwell), then the inner policy proposing MULTI in a
+     * window a second from 100 s up to {@code until} (exclusive): a proposal part way to confirmed.
+     */
+    private void proposeAfterTheDwellUntil(long until) {
+        at(1);
+        at(30);
+        this.inner.proposing(MULTI, DecisionReason.CONNECTION_SATURATED);
+        for (long second = 100; second < until; second++) {
+            at(second);
+        }
+    }
+
     @Test
     void theFirstDwellCountsFromTheFirstWindowSeen() {
         this.inner.proposing(MULTI, DecisionReason.CONNECTION_SATURATED);
@@ -61,12 +74,7 @@ class ConfirmingPolicyTests {
 
     @Test
     void aBreakInTheProposalStartsItsConfirmationAgain() {
-        at(1);
-        at(30);
-        this.inner.proposing(MULTI, DecisionReason.CONNECTION_SATURATED);
-        for (long second = 100; second < 105; second++) {
-            at(second);
-        }
+        proposeAfterTheDwellUntil(105);
         this.inner.staying(DecisionReason.STEADY);
         assertThat(at(105).reason()).isEqualTo(DecisionReason.STEADY);
 
@@ -75,12 +83,7 @@ class ConfirmingPolicyTests {
 
     @Test
     void answersOtherThanProposalsNeitherConfirmNorBreakOne() {
-        at(1);
-        at(30);
-        this.inner.proposing(MULTI, DecisionReason.CONNECTION_SATURATED);
-        for (long second = 100; second < 103; second++) {
-            at(second);
-        }
+        proposeAfterTheDwellUntil(103);
         for (DecisionReason passing : new DecisionReason[] {DecisionReason.DISTURBED, DecisionReason.INSUFFICIENT_DATA,
                 DecisionReason.SUPPRESSED, DecisionReason.TRIAL}) {
             this.inner.staying(passing);

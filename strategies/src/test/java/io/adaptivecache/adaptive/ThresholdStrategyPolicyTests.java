@@ -38,11 +38,32 @@ class ThresholdStrategyPolicyTests {
 
     /** Feeds the same kind of window once a second until the policy switches (or gives up), applying switches. */
     private Decision runUntilSwitch(java.util.function.LongFunction<WindowSample> windows, int maxWindows) {
+        return runUntilSwitch(windows, maxWindows, true);
+    }
+
+    /**
+     * Feeds the same kind of window once a second until the policy switches (or gives up), and
+     * reports the switch back as {@code succeeded} (false: the new strategy could not be opened).
+     */
+    private Decision runUntilSwitch(java.util.function.LongFunction<WindowSample> windows, int maxWindows, boolean succeeded) {
+        return runUntil(windows, maxWindows, succeeded, false);
+    }
+
+    /**
+     * Feeds the same kind of window once a second, at most {@code maxWindows}, until the policy
+     * switches (the switch reported back as {@code succeeded}) or, with {@code orTrialAccepted},
+     * keeps the strategy it is trying; the decision that ended it, or null.
+     */
+    private Decision runUntil(java.util.function.LongFunction<WindowSample> windows, int maxWindows, boolean succeeded,
+            boolean orTrialAccepted) {
         for (int i = 0; i < maxWindows; i++) {
             this.now += SECOND;
             Decision decision = this.policy.decide(windows.apply(this.now), this.now);
             if (decision.isSwitch()) {
-                this.policy.onSwitch(decision, true, true, this.now);
+                this.policy.onSwitch(decision, succeeded, true, this.now);
+                return decision;
+            }
+            if (orTrialAccepted && decision.reason() == DecisionReason.TRIAL_ACCEPTED) {
                 return decision;
             }
         }
@@ -218,24 +239,32 @@ class ThresholdStrategyPolicyTests {
 
     @Test
     void aBurstySingleCallerWithBetterLatencyShouldKeepTheTrialWhateverItsThroughputDoes() {
-        // One caller whose rate moves by 30% from window to window (bursts and pauses), at 200 us a call ...
-        shrinkOneCallerToSingle(t -> timed(t, multi(4), (t / SECOND) % 2 == 0 ? 6_500 : 3_500, 200_000));
-
-        // ... and on the candidate 20% faster a call, the rate still jumping by 30% either way.
-        Decision verdict = runUntilSwitchOrVerdict(t -> timed(t, SINGLE, (t / SECOND) % 2 == 0 ? 3_500 : 6_500, 160_000), 10);
+        // One caller whose rate moves by 30% from window to window (bursts and pauses), at 200 us a call, and on the
+        // candidate 20% faster a call, the rate still jumping by 30% either way.
+        Decision verdict = trialVerdictAfterShrinking(t -> timed(t, multi(4), (t / SECOND) % 2 == 0 ? 6_500 : 3_500, 200_000),
+                t -> timed(t, SINGLE, (t / SECOND) % 2 == 0 ? 3_500 : 6_500, 160_000));
 
         assertThat(verdict.reason()).isEqualTo(DecisionReason.TRIAL_ACCEPTED);
         assertThat(verdict.evidence()).contains("160 \u00b5s on SINGLE vs 200 \u00b5s on " + multi(4)).contains("calls/s");
     }
 
-    @Test
-    void aTrialWithLatencyThirtyPercentWorseAtTheSameThroughputShouldRollBack() {
-        shrinkOneCallerToSingle(t -> timed(t, multi(4), 5_000, 200_000));
+    /** Shrinks one caller from MULTI(4) to SINGLE on {@code before}'s windows, then returns the trial's verdict on {@code trial}'s. */
+    private Decision trialVerdictAfterShrinking(java.util.function.LongFunction<WindowSample> before,
+            java.util.function.LongFunction<WindowSample> trial) {
+        shrinkOneCallerToSingle(before);
+        return runUntilSwitchOrVerdict(trial, 10);
+    }
 
-        Decision verdict = runUntilSwitchOrVerdict(t -> timed(t, SINGLE, 5_000, 260_000), 10);
-
+    private static void assertRolledBackToMulti4(Decision verdict) {
         assertThat(verdict.reason()).isEqualTo(DecisionReason.ROLLBACK);
         assertThat(verdict.target()).isEqualTo(multi(4));
+    }
+
+    @Test
+    void aTrialWithLatencyThirtyPercentWorseAtTheSameThroughputShouldRollBack() {
+        Decision verdict = trialVerdictAfterShrinking(t -> timed(t, multi(4), 5_000, 200_000), t -> timed(t, SINGLE, 5_000, 260_000));
+
+        assertRolledBackToMulti4(verdict);
         assertThat(verdict.evidence()).contains("260 \u00b5s on SINGLE vs 200 \u00b5s on " + multi(4) + " (limit 235 \u00b5s)")
                 .contains("5000 vs 5000 calls/s");
     }
@@ -244,23 +273,18 @@ class ThresholdStrategyPolicyTests {
     void inAnOpenLoopATrialThatDoublesLatencyAtTheSameThroughputShouldRollBack() {
         // Arrivals set by the service's traffic: 20,000 calls/s whatever the strategy. On MULTI(4) a call takes 50 us,
         // so one call is in flight on average: the connections are idle and the policy shrinks them.
-        shrinkOneCallerToSingle(t -> timed(t, multi(4), 20_000, 50_000));
-
-        // SINGLE serves the same 20,000 calls/s (it has to: they arrive) at twice the latency, two calls in flight.
+        // SINGLE then serves the same 20,000 calls/s (it has to: they arrive) at twice the latency, two calls in flight.
         // A trial judged on throughput sees no difference, and the doubled concurrency is not a change of load.
-        Decision verdict = runUntilSwitchOrVerdict(t -> timed(t, SINGLE, 20_000, 100_000), 10);
+        Decision verdict = trialVerdictAfterShrinking(t -> timed(t, multi(4), 20_000, 50_000), t -> timed(t, SINGLE, 20_000, 100_000));
 
-        assertThat(verdict.reason()).isEqualTo(DecisionReason.ROLLBACK);
-        assertThat(verdict.target()).isEqualTo(multi(4));
+        assertRolledBackToMulti4(verdict);
         assertThat(verdict.evidence()).contains("100 \u00b5s on SINGLE vs 50 \u00b5s on " + multi(4));
     }
 
     @Test
     void aTrialDuringWhichTheLoadChangedShouldBeKeptWithoutComparison() {
-        shrinkOneCallerToSingle(t -> timed(t, multi(4), 5_000, 200_000));
-
-        // Four times the callers: more in flight and more calls per second, each call slower for the queueing.
-        Decision verdict = runUntilSwitchOrVerdict(t -> timed(t, SINGLE, 12_000, 330_000), 10);
+        // On the candidate four times the callers: more in flight and more calls per second, each call slower for the queueing.
+        Decision verdict = trialVerdictAfterShrinking(t -> timed(t, multi(4), 5_000, 200_000), t -> timed(t, SINGLE, 12_000, 330_000));
 
         assertThat(verdict.reason()).isEqualTo(DecisionReason.TRIAL_ACCEPTED);
         assertThat(verdict.evidence()).contains("load changed, kept without comparison");
@@ -268,18 +292,7 @@ class ThresholdStrategyPolicyTests {
 
     /** Feeds windows until a switch (applied) or the end of a trial. */
     private Decision runUntilSwitchOrVerdict(java.util.function.LongFunction<WindowSample> windows, int maxWindows) {
-        for (int i = 0; i < maxWindows; i++) {
-            this.now += SECOND;
-            Decision decision = this.policy.decide(windows.apply(this.now), this.now);
-            if (decision.isSwitch()) {
-                this.policy.onSwitch(decision, true, true, this.now);
-                return decision;
-            }
-            if (decision.reason() == DecisionReason.TRIAL_ACCEPTED) {
-                return decision;
-            }
-        }
-        return null;
+        return runUntil(windows, maxWindows, true, true);
     }
 
     @Test
@@ -301,25 +314,12 @@ class ThresholdStrategyPolicyTests {
 
     @Test
     void aFailedWarmUpShouldBackOff() {
-        Decision first = runUntilSwitchReportingFailure(t -> window(t, SINGLE, 50_000, 64), 30);
+        Decision first = runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 30, false);
         long failedAt = this.now;
         Decision retry = runUntilSwitch(t -> window(t, SINGLE, 50_000, 64), 60);
 
         assertThat(first.reason()).isEqualTo(DecisionReason.CONNECTION_SATURATED);
         assertThat(retry.atNanos() - failedAt).as("backed off to twice the dwell").isGreaterThanOrEqualTo(20 * SECOND);
-    }
-
-    /** Like {@link #runUntilSwitch}, but reports the switch as failed (the new strategy could not be opened). */
-    private Decision runUntilSwitchReportingFailure(java.util.function.LongFunction<WindowSample> windows, int maxWindows) {
-        for (int i = 0; i < maxWindows; i++) {
-            this.now += SECOND;
-            Decision decision = this.policy.decide(windows.apply(this.now), this.now);
-            if (decision.isSwitch()) {
-                this.policy.onSwitch(decision, false, true, this.now);
-                return decision;
-            }
-        }
-        return null;
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
+import io.adaptivecache.testservers.ProbeJvm;
 
 /**
  * The step the optional-driver probes ({@code WithoutJedisProbe}, {@code WithoutXMemcachedProbe})
@@ -22,6 +23,34 @@ import io.adaptivecache.strategy.StrategySpec;
 public final class EveryStrategyProbe {
 
     private EveryStrategyProbe() {
+    }
+
+    /** A probe's body, given the address of the server it is to use. */
+    @FunctionalInterface
+    public interface Body {
+
+        /**
+         * @param server the server's address, as the probe's first argument
+         * @throws Exception whatever the probe fails on, reported by {@link ProbeJvm#exit}
+         */
+        void run(String server) throws Exception;
+    }
+
+    /**
+     * The whole of an optional-driver probe's {@code main}: checks that the driver's class is not
+     * on the class path (printing what {@link ProbeJvm#absent} prints) and only then runs the body
+     * on the server its first argument names, ending the JVM as {@link ProbeJvm#exit} does.
+     * @param args the probe's arguments: the server first
+     * @param driver the driver's name in the output ("jedis")
+     * @param driverClass a class of the driver, which must not load
+     * @param body what the probe checks without the driver
+     */
+    public static void mainWithout(String[] args, String driver, String driverClass, Body body) {
+        ProbeJvm.exit(() -> {
+            if (ProbeJvm.absent(driver, driverClass)) {
+                body.run(args[0]);
+            }
+        });
     }
 
     /**

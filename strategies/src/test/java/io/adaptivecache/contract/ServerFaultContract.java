@@ -152,18 +152,35 @@ public abstract class ServerFaultContract {
                 .sorted().toList();
     }
 
+    /**
+     * Once the server holds no connection of an earlier test, starts a template (closed after the
+     * test) with the given strategy and guard and room for 8192 queued calls.
+     */
+    private ManagedCacheTemplate startAfterEarlierConnectionsClosed(StrategySpec strategy, CallGuard guard) {
+        awaitNoEarlierConnections();
+        return closeLater(startTemplate(strategy, guard, 8192));
+    }
+
+    /**
+     * Sixteen callers on keys starting with {@code prefix} for up to a minute, closed after the
+     * test; returns once 300 of their calls have succeeded.
+     */
+    private CallerLoad loadUnderWay(ManagedCacheTemplate template, String prefix) {
+        CallerLoad load = closeLater(CallerLoad.start(template, 16, prefix, Duration.ofSeconds(60)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> load.successes() >= 300);
+        return load;
+    }
+
     @ParameterizedTest
     @MethodSource("strategies")
     void aKilledServerShouldCostFastFailuresAndAnOpenCircuitThenRecoverWithoutLeaks(StrategySpec strategy) {
-        awaitNoEarlierConnections();
         Resilience4jCallGuard guard = breaker();
-        ManagedCacheTemplate template = closeLater(startTemplate(strategy, guard, 8192));
+        ManagedCacheTemplate template = startAfterEarlierConnectionsClosed(strategy, guard);
         try (CallerLoad warmUp = CallerLoad.start(template, 8, "warm:", Duration.ofSeconds(10))) {
             await().atMost(Duration.ofSeconds(10)).until(() -> warmUp.successes() >= 300);
         }
         List<String> baselineThreads = liveThreads();
-        CallerLoad load = closeLater(CallerLoad.start(template, 16, "kill:", Duration.ofSeconds(60)));
-        await().atMost(Duration.ofSeconds(10)).until(() -> load.successes() >= 300);
+        CallerLoad load = loadUnderWay(template, "kill:");
 
         server().kill();
         load.resetLongest();
@@ -201,11 +218,9 @@ public abstract class ServerFaultContract {
     @ParameterizedTest
     @MethodSource("strategies")
     void aFrozenServerShouldTimeCallersOutWithinTheBoundThenRecoverAfterItResumes(StrategySpec strategy) {
-        awaitNoEarlierConnections();
         Resilience4jCallGuard guard = breaker();
-        ManagedCacheTemplate template = closeLater(startTemplate(strategy, guard, 8192));
-        CallerLoad load = closeLater(CallerLoad.start(template, 16, "freeze:", Duration.ofSeconds(60)));
-        await().atMost(Duration.ofSeconds(10)).until(() -> load.successes() >= 300);
+        ManagedCacheTemplate template = startAfterEarlierConnectionsClosed(strategy, guard);
+        CallerLoad load = loadUnderWay(template, "freeze:");
 
         server().freeze();
         load.resetLongest();

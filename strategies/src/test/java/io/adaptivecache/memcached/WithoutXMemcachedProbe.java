@@ -3,7 +3,6 @@ package io.adaptivecache.memcached;
 import io.adaptivecache.contract.EveryStrategyProbe;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.ProbeJvm;
 
 /**
  * Run by {@link MemcachedWithoutXMemcachedIntegrationTests} in a JVM whose class path lacks
@@ -20,13 +19,10 @@ public final class WithoutXMemcachedProbe {
      * @param args the memcached server's {@code host:port}
      */
     public static void main(String[] args) {
-        ProbeJvm.exit(() -> probe(args[0]));
+        EveryStrategyProbe.mainWithout(args, "xmemcached", "net.rubyeye.xmemcached.MemcachedClient", WithoutXMemcachedProbe::probe);
     }
 
     private static void probe(String servers) throws Exception {
-        if (!ProbeJvm.absent("xmemcached", "net.rubyeye.xmemcached.MemcachedClient")) {
-            return;
-        }
         try (ManagedCacheTemplate template = MemcachedCacheTemplates.builder().servers(servers).strategy(StrategySpec.single())
                 .start()) {
             EveryStrategyProbe.serveEveryCommand(template, "no-xmemcached:", served -> { });

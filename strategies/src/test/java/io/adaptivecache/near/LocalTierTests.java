@@ -26,40 +26,40 @@ class LocalTierTests {
         return ByteBuffer.wrap(entry.value()).getLong();
     }
 
-    @Test
-    void aReplyIsKeptWhenNothingHappenedWhileItWasOnItsWay() {
+    /**
+     * A read of {@code k:1} that takes the tier's version and epoch when sent, during which
+     * {@code meanwhile} happens, and whose reply (value 1) is then offered to the tier to keep.
+     */
+    private void keepAReplySentBefore(Runnable meanwhile) {
         long version = tier.version("k:1");
         long epoch = tier.epoch();
+        meanwhile.run();
         tier.keep("k:1", value(1), version, epoch, System.nanoTime());
+    }
+
+    @Test
+    void aReplyIsKeptWhenNothingHappenedWhileItWasOnItsWay() {
+        keepAReplySentBefore(() -> { });
         assertThat(number(tier.lookup("k:1"))).isEqualTo(1);
         assertThat(tier.stats().localPuts()).isEqualTo(1);
     }
 
     @Test
     void aReplyOvertakenByAnInvalidationOfItsKeyIsNotKept() {
-        long version = tier.version("k:1");
-        long epoch = tier.epoch();
-        tier.invalidate("k:1");
-        tier.keep("k:1", value(1), version, epoch, System.nanoTime());
+        keepAReplySentBefore(() -> tier.invalidate("k:1"));
         assertThat(tier.lookup("k:1")).isNull();
         assertThat(tier.stats().discardedLoads()).isEqualTo(1);
     }
 
     @Test
     void aReplyOvertakenByAWriteThroughTheNearCacheIsNotKept() {
-        long version = tier.version("k:1");
-        long epoch = tier.epoch();
-        tier.afterWrite("k:1");
-        tier.keep("k:1", value(1), version, epoch, System.nanoTime());
+        keepAReplySentBefore(() -> tier.afterWrite("k:1"));
         assertThat(tier.lookup("k:1")).isNull();
     }
 
     @Test
     void aReplyOvertakenByAFlushIsNotKept() {
-        long version = tier.version("k:1");
-        long epoch = tier.epoch();
-        tier.invalidateAll();
-        tier.keep("k:1", value(1), version, epoch, System.nanoTime());
+        keepAReplySentBefore(tier::invalidateAll);
         assertThat(tier.lookup("k:1")).isNull();
     }
 

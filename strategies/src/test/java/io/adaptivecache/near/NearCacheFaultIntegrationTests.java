@@ -50,13 +50,17 @@ class NearCacheFaultIntegrationTests extends OneRedisNearCacheTests {
         return instances.start("b", template -> strategy.template.accept(template.commandTimeout(TEMPLATE_TIMEOUT)));
     }
 
+    /** A writing and B reading on 32 keys named from {@code name}, stale reads judged by B's staleness bound. */
+    private static StalenessLoad aWritesBReads(NearInstances.Instance a, NearInstances.Instance b, String name) {
+        return new StalenessLoad(a.near(), b.near(), NearInstances.PREFIX + name, 32, b.near().stalenessBound());
+    }
+
     @ParameterizedTest
     @EnumSource(value = Strategy.class, names = { "MULTI", "POOLED_JEDIS" })
     void theServerKilledAndRestartedUnderLoad(Strategy strategy) throws Exception {
         NearInstances.Instance a = writer();
         NearInstances.Instance b = reader(strategy);
-        StalenessLoad load = new StalenessLoad(a.near(), b.near(), NearInstances.PREFIX + "kill:" + strategy + ":", 32,
-                b.near().stalenessBound());
+        StalenessLoad load = aWritesBReads(a, b, "kill:" + strategy + ":");
         long[] hitsAtRecovery = new long[1];
         long[] flushes = new long[2];
         StalenessLoad.Result result = load.run(2, 3, Duration.ofMillis(1), () -> {
@@ -85,8 +89,7 @@ class NearCacheFaultIntegrationTests extends OneRedisNearCacheTests {
     void theServerFrozenAndThawedUnderLoad(Strategy strategy) throws Exception {
         NearInstances.Instance a = writer();
         NearInstances.Instance b = reader(strategy);
-        StalenessLoad load = new StalenessLoad(a.near(), b.near(), NearInstances.PREFIX + "freeze:" + strategy + ":", 32,
-                b.near().stalenessBound());
+        StalenessLoad load = aWritesBReads(a, b, "freeze:" + strategy + ":");
         long[] hitsAtRecovery = new long[1];
         long[] noticedAfter = new long[1];
         long[] flushes = new long[2];
@@ -141,8 +144,7 @@ class NearCacheFaultIntegrationTests extends OneRedisNearCacheTests {
                     source -> NearInstances.fastHeartbeat(source.uri("redis://" + ServerProcess.HOST + ":" + proxy.port())),
                     NearCacheSettings.builder().keyPrefixes(NearInstances.PREFIX).build());
             await().atMost(Duration.ofSeconds(5)).until(() -> b.near().isServingLocally());
-            StalenessLoad load = new StalenessLoad(a.near(), b.near(), NearInstances.PREFIX + "client-kill:", 32,
-                    b.near().stalenessBound());
+            StalenessLoad load = aWritesBReads(a, b, "client-kill:");
             long flushes = b.near().stats().flushes();
             String cold = NearInstances.PREFIX + "client-kill-cold";
             String[] coldAfterRecovery = new String[3];
@@ -187,8 +189,7 @@ class NearCacheFaultIntegrationTests extends OneRedisNearCacheTests {
                             .connectTimeout(Duration.ofMillis(500))),
                     NearCacheSettings.builder().keyPrefixes(NearInstances.PREFIX).build());
             await().atMost(Duration.ofSeconds(5)).until(() -> b.near().isServingLocally());
-            StalenessLoad load = new StalenessLoad(a.near(), b.near(), NearInstances.PREFIX + "stalled:", 32,
-                    b.near().stalenessBound());
+            StalenessLoad load = aWritesBReads(a, b, "stalled:");
             long[] noticedAfter = new long[1];
             long flushes = b.near().stats().flushes();
             StalenessLoad.Result result = load.run(2, 3, Duration.ofMillis(1), () -> {

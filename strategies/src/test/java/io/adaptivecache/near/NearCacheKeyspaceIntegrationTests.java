@@ -47,13 +47,7 @@ class NearCacheKeyspaceIntegrationTests extends OneRedisNearCacheTests {
             database1.sync().set(key, "database 1");
             redis.server().command("SET", key, "database 0");
             NearInstances.Instance b = instances.start("b", template -> template.strategy(StrategySpec.single()));
-            await().atMost(Duration.ofSeconds(5)).until(() -> b.near().isServingLocally());
-            cached(b, key, "database 0");
-            long gets = NearInstances.serverGets(redis.server());
-            for (int i = 0; i < 20; i++) {
-                assertThat(text(b.near().get(key))).isEqualTo("database 0");
-            }
-            assertThat(NearInstances.serverGets(redis.server())).as("served locally before the swap").isEqualTo(gets);
+            assertServedLocally(b, key, "database 0", "served locally before the swap");
 
             redis.server().command("SWAPDB", "0", "1");
             long swappedAt = System.nanoTime();
@@ -162,13 +156,7 @@ class NearCacheKeyspaceIntegrationTests extends OneRedisNearCacheTests {
             NearInstances.Instance b = instances.start("b", template -> strategy.template.accept(template
                     .uri("redis://" + ServerProcess.HOST + ":" + address.port())), NearInstances::fastHeartbeat,
                     NearCacheSettings.builder().keyPrefixes(NearInstances.PREFIX).build());
-            await().atMost(Duration.ofSeconds(5)).until(() -> b.near().isServingLocally());
-            cached(b, key, "on A");
-            long gets = NearInstances.serverGets(redis.server());
-            for (int i = 0; i < 20; i++) {
-                assertThat(text(b.near().get(key))).isEqualTo("on A");
-            }
-            assertThat(NearInstances.serverGets(redis.server())).as("served locally before the move").isEqualTo(gets);
+            assertServedLocally(b, key, "on A", "served locally before the move");
 
             address.retarget(c.port());
             long movedAt = System.nanoTime();
@@ -241,6 +229,20 @@ class NearCacheKeyspaceIntegrationTests extends OneRedisNearCacheTests {
     }
 
     /** Reads the key through the instance until a read is a local hit of the expected value. */
+    /**
+     * Once {@code instance} serves locally and has {@code expected} cached under {@code key}, twenty
+     * reads of it answer {@code expected} without a GET reaching the server.
+     */
+    private static void assertServedLocally(NearInstances.Instance instance, String key, String expected, String description) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> instance.near().isServingLocally());
+        cached(instance, key, expected);
+        long gets = NearInstances.serverGets(redis.server());
+        for (int i = 0; i < 20; i++) {
+            assertThat(text(instance.near().get(key))).isEqualTo(expected);
+        }
+        assertThat(NearInstances.serverGets(redis.server())).as(description).isEqualTo(gets);
+    }
+
     private static void cached(NearInstances.Instance instance, String key, String expected) {
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1)).until(() -> {
             long hits = instance.near().stats().localHits();

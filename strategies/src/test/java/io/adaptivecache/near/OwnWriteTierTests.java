@@ -27,10 +27,24 @@ class OwnWriteTierTests {
         return entry == null ? -1 : ByteBuffer.wrap(entry.value()).getLong();
     }
 
+    /**
+     * An own set of {@code k:1} to {@code written} (null: the set failed), during which
+     * {@code meanwhile} happens: what the tier sees between sending the set and its reply.
+     */
+    private void setOfK1(Runnable meanwhile, byte[] written) {
+        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
+        meanwhile.run();
+        this.tier.afterSet("k:1", ticket, written, 0);
+    }
+
+    /** An own set of {@code k:1} to {@code n} with nothing happening while it is on its way. */
+    private void completedSetOfK1(long n) {
+        setOfK1(() -> { }, value(n));
+    }
+
     @Test
     void aCompletedSetShouldBeServedLocallyUntilTheNextReportOfItsKeyItsOwnEchoIncluded() {
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", ticket, value(1), 0);
+        completedSetOfK1(1);
         assertThat(served("k:1")).as("the own write, without a round trip").isEqualTo(1);
         assertThat(this.tier.ownWritesKept.sum()).isEqualTo(1);
 
@@ -42,8 +56,7 @@ class OwnWriteTierTests {
     void aReportAfterACompletedSetShouldDropItsCopyThoughItMayStandForTheEchoAndALaterWriteAtOnce() {
         // Redis reports per cycle of its event loop, not per write: this set and another client's write of the key in the
         // same cycle come as one report, which cannot be told from the echo alone. Its copy may be stale: it goes.
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", ticket, value(1), 0);
+        completedSetOfK1(1);
         this.tier.invalidate("k:1"); // the echo and another client's later write of the key, in one report
         assertThat(served("k:1")).as("the copy after a report that may stand for a later write").isEqualTo(-1);
     }
@@ -51,10 +64,10 @@ class OwnWriteTierTests {
     @Test
     void anOwnDeleteOverlappingASetShouldMakeItKeepNothing() {
         // The server may run the delete after the set, and report both at once after both replies came.
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.beforeWrite("k:1");
-        this.tier.afterWrite("k:1");
-        this.tier.afterSet("k:1", ticket, value(1), 0);
+        setOfK1(() -> {
+            this.tier.beforeWrite("k:1");
+            this.tier.afterWrite("k:1");
+        }, value(1));
         assertThat(served("k:1")).as("a set overlapped by an own delete of the key").isEqualTo(-1);
 
         // And a set that started while an own write of the key was in flight keeps nothing either.
@@ -68,9 +81,7 @@ class OwnWriteTierTests {
     @Test
     void aSetWhoseEchoOvertookItsReplyShouldKeepNothing() {
         // The one report that came meanwhile may be the echo and another client's later write of the key together.
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.invalidate("k:1");
-        this.tier.afterSet("k:1", ticket, value(1), 0);
+        setOfK1(() -> this.tier.invalidate("k:1"), value(1));
         assertThat(served("k:1")).isEqualTo(-1);
         assertThat(this.tier.ownWritesKept.sum()).isZero();
     }
@@ -78,10 +89,10 @@ class OwnWriteTierTests {
     @Test
     void twoReportsWhileTheSetWasOnItsWayShouldKeepNothing() {
         // The echo and a later write's report may both have come: the value written may already be stale.
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.invalidate("k:1");
-        this.tier.invalidate("k:1");
-        this.tier.afterSet("k:1", ticket, value(1), 0);
+        setOfK1(() -> {
+            this.tier.invalidate("k:1");
+            this.tier.invalidate("k:1");
+        }, value(1));
         assertThat(served("k:1")).isEqualTo(-1);
         assertThat(this.tier.ownWritesKept.sum()).isZero();
     }
@@ -90,15 +101,11 @@ class OwnWriteTierTests {
     void aReportOfAnotherKeyOfTheSameStripeShouldCountAsOneForTheKey() {
         // Reports are counted per stripe: one for another key of the stripe while the set was on its way keeps nothing.
         String other = keyInSameStripeAs("k:1");
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.invalidate(other);
-        this.tier.afterSet("k:1", ticket, value(1), 0);
+        setOfK1(() -> this.tier.invalidate(other), value(1));
         assertThat(served("k:1")).as("the cautious side").isEqualTo(-1);
         // One of a key in another stripe does not count.
         String elsewhere = keyInOtherStripeThan("k:1");
-        LocalTier.WriteTicket next = this.tier.beforeSet("k:1", true);
-        this.tier.invalidate(elsewhere);
-        this.tier.afterSet("k:1", next, value(2), 0);
+        setOfK1(() -> this.tier.invalidate(elsewhere), value(2));
         assertThat(served("k:1")).isEqualTo(2);
     }
 
@@ -110,8 +117,7 @@ class OwnWriteTierTests {
         this.tier.afterSet("k:1", second, value(2), 0);
         assertThat(served("k:1")).isEqualTo(-1);
         // Once neither is in flight, the next set keeps its value again.
-        LocalTier.WriteTicket third = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", third, value(3), 0);
+        completedSetOfK1(3);
         assertThat(served("k:1")).isEqualTo(3);
     }
 
@@ -126,13 +132,10 @@ class OwnWriteTierTests {
 
     @Test
     void aFailedSetOrAFlushWhileItWasOnItsWayShouldKeepNothing() {
-        LocalTier.WriteTicket failed = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", failed, null, 0);
+        setOfK1(() -> { }, null); // the set failed
         assertThat(served("k:1")).isEqualTo(-1);
 
-        LocalTier.WriteTicket flushed = this.tier.beforeSet("k:1", true);
-        this.tier.invalidateAll();
-        this.tier.afterSet("k:1", flushed, value(1), 0);
+        setOfK1(this.tier::invalidateAll, value(1));
         assertThat(served("k:1")).isEqualTo(-1);
     }
 
@@ -140,8 +143,7 @@ class OwnWriteTierTests {
     void aReadSentBeforeTheSetCompletedShouldNotReplaceItsValue() {
         long version = this.tier.version("k:1");
         long epoch = this.tier.epoch();
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", ticket, value(2), 0);
+        completedSetOfK1(2);
         // A read sent before the write completed may carry the old value.
         this.tier.keep("k:1", value(1), version, epoch, System.nanoTime());
         assertThat(served("k:1")).isEqualTo(2);
@@ -149,8 +151,7 @@ class OwnWriteTierTests {
 
     @Test
     void aReadSentAfterTheSetCompletedShouldReplaceItsValueUntilTheNextReport() {
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", ticket, value(3), 0);
+        completedSetOfK1(3);
         long version = this.tier.version("k:1");
         this.tier.keep("k:1", value(4), version, this.tier.epoch(), System.nanoTime());
         assertThat(served("k:1")).as("a read sent after the set is at least as new").isEqualTo(4);
@@ -172,20 +173,14 @@ class OwnWriteTierTests {
     @Test
     void thePreviousCopyShouldBeServedWhileASetIsOnItsWayAndNeverOnceItHasReturned() {
         this.tier.keep("k:1", value(1), this.tier.version("k:1"), this.tier.epoch(), System.nanoTime());
-        LocalTier.WriteTicket completed = this.tier.beforeSet("k:1", true);
-        assertThat(served("k:1")).as("a read overlapping the write may return the old value").isEqualTo(1);
-        this.tier.afterSet("k:1", completed, value(2), 0);
+        setOfK1(() -> assertThat(served("k:1")).as("a read overlapping the write may return the old value").isEqualTo(1), value(2));
         assertThat(served("k:1")).isEqualTo(2);
 
-        LocalTier.WriteTicket failed = this.tier.beforeSet("k:1", true);
-        assertThat(served("k:1")).isEqualTo(2);
-        this.tier.afterSet("k:1", failed, null, 0);
+        setOfK1(() -> assertThat(served("k:1")).isEqualTo(2), null); // a set that failed
         assertThat(served("k:1")).as("a failed write may have been applied: nothing is served").isEqualTo(-1);
 
         this.tier.keep("k:1", value(3), this.tier.version("k:1"), this.tier.epoch(), System.nanoTime());
-        LocalTier.WriteTicket crowded = this.tier.beforeSet("k:1", true);
-        this.tier.invalidate("k:1");
-        this.tier.afterSet("k:1", crowded, value(4), 0);
+        setOfK1(() -> this.tier.invalidate("k:1"), value(4));
         assertThat(served("k:1")).as("a report meanwhile: dropped, not left as it was").isEqualTo(-1);
     }
 
@@ -206,8 +201,7 @@ class OwnWriteTierTests {
         this.tier.afterSet("k:1", null, value(1), 0);
         assertThat(served("k:1")).isEqualTo(-1);
         // It was counted as a write in flight and is done: the next set keeps its value.
-        LocalTier.WriteTicket ticket = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", ticket, value(2), 0);
+        completedSetOfK1(2);
         assertThat(served("k:1")).isEqualTo(2);
     }
 

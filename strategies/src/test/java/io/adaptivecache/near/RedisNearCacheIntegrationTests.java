@@ -42,6 +42,12 @@ class RedisNearCacheIntegrationTests {
         instances.close();
     }
 
+    /** Waits (5 s at most) until {@code instance} has taken more than {@code count} invalidation reports from the server. */
+    private static void awaitInvalidationsAbove(NearInstances.Instance instance, long count) {
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                .until(() -> instance.near().stats().serverInvalidations() > count);
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
@@ -120,8 +126,7 @@ class RedisNearCacheIntegrationTests {
             a.near().set(key, bytes("mine"), NO_TTL);
             // Its echo (the server's report of this very write) may also stand for another client's write of the key in
             // the same cycle of the server's event loop: it drops the copy like any report.
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
-                    .until(() -> a.near().stats().serverInvalidations() > echoes);
+            awaitInvalidationsAbove(a, echoes);
             for (int read = 0; read < 5; read++) {
                 assertThat(text(a.near().get(key))).isEqualTo("mine");
             }
@@ -135,8 +140,7 @@ class RedisNearCacheIntegrationTests {
             String key = NearInstances.PREFIX + "write-through:" + i;
             long reports = a.near().stats().serverInvalidations();
             b.near().set(key, bytes("theirs"), NO_TTL);
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
-                    .until(() -> a.near().stats().serverInvalidations() > reports);
+            awaitInvalidationsAbove(a, reports);
             assertThat(text(a.near().get(key))).as("A's read once B's write of %s was reported to it", key).isEqualTo("theirs");
         }
     }

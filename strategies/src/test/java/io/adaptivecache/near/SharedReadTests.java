@@ -29,6 +29,8 @@ class SharedReadTests {
     private final InMemoryBackend backend = new InMemoryBackend();
     private final ManagedCacheTemplate template = this.backend.template("memory", StrategySpec.multi(), Duration.ofSeconds(1));
     private final ExecutorService callers = Executors.newFixedThreadPool(2);
+    /** The answer of the read a test holds on its way (see {@link #heldRead}), completed when the test says. */
+    private final CompletableFuture<byte[]> held = new CompletableFuture<>();
 
     @BeforeEach
     void start() {
@@ -65,34 +67,30 @@ class SharedReadTests {
         // Without write-through, so that the read after the write misses locally and must decide whether to share.
         NearCachingTemplate near = near(false);
         this.template.set("k:1", bytes("old"), Duration.ZERO);
-        CompletableFuture<byte[]> held = new CompletableFuture<>();
-        Future<String> before = heldRead(near, "k:1", held);
+        Future<String> before = heldRead(near, "k:1");
 
         near.set("k:1", bytes("new"), Duration.ZERO);
-        Future<String> after = this.callers.submit(() -> text(near.get("k:1")));
+        Future<String> after = readOnACaller(near);
         // Sharing would keep it waiting for the held read; its own read answers at once.
         assertThat(after.get(5, TimeUnit.SECONDS)).as("a read that began after this instance's write returned").isEqualTo("new");
 
-        held.complete(bytes("old"));
+        this.held.complete(bytes("old"));
         assertThat(before.get(5, TimeUnit.SECONDS)).as("the read that overlapped the write").isEqualTo("old");
     }
 
     @Test
     void aReadThatStartsWhileAnotherOfTheSameKeyIsOnItsWayShouldTakeItsAnswer() throws Exception {
         NearCachingTemplate near = near(true);
-        this.template.set("k:1", bytes("v"), Duration.ZERO);
-        CompletableFuture<byte[]> held = new CompletableFuture<>();
-        Future<String> first = heldRead(near, "k:1", held);
+        Future<String> first = heldReadOfV(near);
 
-        Future<String> second = this.callers.submit(() -> text(near.get("k:1")));
+        Future<String> second = readOnACaller(near);
         CompletableFuture<String> third = near.getAsync("k:1").thenApply(SharedReadTests::text);
         // Both have missed locally while the first is held: from here on they either wait for it or read for themselves.
-        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
-                .until(() -> near.stats().localMisses() == 3);
+        awaitLocalMisses(near, 3);
         assertThat(second.isDone()).as("waiting for the read on its way, not reading for itself").isFalse();
         assertThat(third.isDone()).isFalse();
         // The map holds "v" too: a read of its own would have answered by now. The held read answers "shared".
-        held.complete(bytes("shared"));
+        this.held.complete(bytes("shared"));
         assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("shared");
         assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("shared");
         assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo("shared");
@@ -101,15 +99,12 @@ class SharedReadTests {
     @Test
     void whenTheReadOnItsWayFailsTheReadsSharingItShouldTryForThemselves() throws Exception {
         NearCachingTemplate near = near(true);
-        this.template.set("k:1", bytes("v"), Duration.ZERO);
-        CompletableFuture<byte[]> held = new CompletableFuture<>();
-        Future<String> first = heldRead(near, "k:1", held);
-        Future<String> second = this.callers.submit(() -> text(near.get("k:1")));
+        Future<String> first = heldReadOfV(near);
+        Future<String> second = readOnACaller(near);
         // It has missed while the first is held, so it is waiting for that read when it fails.
-        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
-                .until(() -> near.stats().localMisses() == 2);
+        awaitLocalMisses(near, 2);
 
-        held.completeExceptionally(new IllegalStateException("connection lost"));
+        this.held.completeExceptionally(new IllegalStateException("connection lost"));
         assertThat(second.get(5, TimeUnit.SECONDS)).as("its own read, after the shared one failed").isEqualTo("v");
         assertThat(first).failsWithin(Duration.ofSeconds(5));
     }
@@ -119,15 +114,14 @@ class SharedReadTests {
         // Without invalidations (memcached) nothing tells that another instance wrote meanwhile: only the time does.
         NearCachingTemplate near = near(false, Duration.ofMillis(100), null);
         this.template.set("k:1", bytes("old"), Duration.ZERO);
-        CompletableFuture<byte[]> held = new CompletableFuture<>();
         long sent = System.nanoTime();
-        Future<String> slow = heldRead(near, "k:1", held);
+        Future<String> slow = heldRead(near, "k:1");
         this.template.set("k:1", bytes("new"), Duration.ZERO); // another instance's write, straight to the server
         Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
                 .until(() -> System.nanoTime() - sent > Duration.ofMillis(150).toNanos());
         assertThat(text(near.get("k:1"))).as("a read started 150 ms after the held one was sent, bound 100 ms").isEqualTo("new");
         assertThat(text(near.getAsync("k:1").get(5, TimeUnit.SECONDS))).isEqualTo("new");
-        held.complete(bytes("old"));
+        this.held.complete(bytes("old"));
         assertThat(slow.get(5, TimeUnit.SECONDS)).isEqualTo("old");
     }
 
@@ -210,9 +204,26 @@ class SharedReadTests {
         };
     }
 
+    /** Puts "v" under {@code k:1} in the server and starts a read of it that the backend holds (see {@link #heldRead}). */
+    private Future<String> heldReadOfV(NearCachingTemplate near) {
+        this.template.set("k:1", bytes("v"), Duration.ZERO);
+        return heldRead(near, "k:1");
+    }
+
+    /** Starts a read of {@code k:1} through the near cache on a caller thread. */
+    private Future<String> readOnACaller(NearCachingTemplate near) {
+        return this.callers.submit(() -> text(near.get("k:1")));
+    }
+
+    /** Waits until the near cache has missed locally {@code misses} times: each read it has begun is past its local lookup. */
+    private static void awaitLocalMisses(NearCachingTemplate near, long misses) {
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                .until(() -> near.stats().localMisses() == misses);
+    }
+
     /** Starts a read of the key on a caller thread whose get the backend holds; returns once it is held. */
-    private Future<String> heldRead(NearCachingTemplate near, String key, CompletableFuture<byte[]> held) {
-        this.backend.holdNextGet.set(held);
+    private Future<String> heldRead(NearCachingTemplate near, String key) {
+        this.backend.holdNextGet.set(this.held);
         Future<String> read = this.callers.submit(() -> text(near.get(key)));
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.backend.holdNextGet.get() == null);
         return read;

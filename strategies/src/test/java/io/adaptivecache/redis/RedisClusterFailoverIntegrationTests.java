@@ -1,6 +1,5 @@
 package io.adaptivecache.redis;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -11,8 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -20,14 +17,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.adaptive.Decision;
 import io.adaptivecache.adaptive.DecisionReason;
-import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
-import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
 import io.adaptivecache.devservers.RedisServer;
-import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.NodeFigures;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
@@ -54,10 +47,8 @@ class RedisClusterFailoverIntegrationTests {
     private static final Duration LIMIT = Duration.ofSeconds(90);
     private static final Duration RECOVERY_BOUND = Duration.ofSeconds(10);
 
-    private final ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private ManagedCacheTemplate template;
-    private StrategySwitcher switcher;
+    @RegisterExtension
+    final ClusterLoad load = new ClusterLoad(THREADS);
     // Lettuce's and this project's log lines go to System.err (slf4j-simple): a copy to count them.
     private final java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
     private java.io.PrintStream originalErr;
@@ -83,17 +74,8 @@ class RedisClusterFailoverIntegrationTests {
     }
 
     @AfterEach
-    void shutDown() throws InterruptedException {
+    void restoreErr() {
         System.setErr(this.originalErr);
-        this.stop.set(true);
-        this.executor.shutdownNow();
-        this.executor.awaitTermination(10, TimeUnit.SECONDS);
-        if (this.switcher != null) {
-            this.switcher.close();
-        }
-        if (this.template != null) {
-            this.template.close();
-        }
     }
 
     @Test
@@ -115,16 +97,13 @@ class RedisClusterFailoverIntegrationTests {
         List<RedisServer> survivors = cluster.nodes().stream().filter(node -> node != victim).toList();
         Map<RedisServer, Integer> baseline = connections(survivors);
 
-        this.template = RedisClusterCacheTemplates.builder().nodes(cluster.seedAddresses().split(","))
+        this.load.template = RedisClusterCacheTemplates.builder().nodes(cluster.seedAddresses().split(","))
                 .strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)).commandTimeout(Duration.ofSeconds(3))
                 .topologyRefreshPeriod(Duration.ofSeconds(1)).start();
         byte[] value = new byte[100];
-        keys.forEach(key -> this.template.set(key, value, Duration.ZERO));
+        keys.forEach(key -> this.load.template.set(key, value, Duration.ZERO));
         List<SwitchEvent> switches = new CopyOnWriteArrayList<>();
-        this.switcher = new StrategySwitcher(this.template, new ThresholdStrategyPolicy(ThresholdStrategyPolicy.Settings.defaults()
-                .withMaxConnections(2).withMinCallsPerWindow(50).withTimings(Duration.ofSeconds(1), Duration.ofSeconds(2))),
-                Duration.ofMillis(250), AdaptiveMode.AUTO, null, System::nanoTime, Clock.systemUTC(), switches::add);
-        this.switcher.start();
+        this.load.startSwitcher(50, Duration.ofMillis(250), switches);
 
         LongAdder calls = new LongAdder();
         LongAdder victimFailures = new LongAdder();
@@ -139,18 +118,18 @@ class RedisClusterFailoverIntegrationTests {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
-            workers.add(this.executor.submit(() -> {
+            workers.add(this.load.executor.submit(() -> {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 // Bounded by the stop flag, the deadline and a count.
-                for (int i = 0; i < 2_000_000 && !this.stop.get() && System.nanoTime() < deadline; i++) {
+                for (int i = 0; i < 2_000_000 && !this.load.stop.get() && System.nanoTime() < deadline; i++) {
                     String key = keys.get(random.nextInt(keys.size()));
                     long started = System.nanoTime();
                     try {
                         if (random.nextInt(5) == 0) {
-                            this.template.set(key, value, Duration.ZERO);
+                            this.load.template.set(key, value, Duration.ZERO);
                         }
                         else {
-                            this.template.get(key);
+                            this.load.template.get(key);
                         }
                         calls.increment();
                         if (victimKeys.contains(key) && started > killedAtNanos.get()) {
@@ -181,7 +160,7 @@ class RedisClusterFailoverIntegrationTests {
         Thread decisionWatcher = new Thread(() -> {
             // A sampling period, bounded by the deadline: the switcher decides every 250 ms.
             while (!outageOver.get() && System.nanoTime() < deadline) {
-                Decision decision = this.switcher.state().lastDecision();
+                Decision decision = this.load.switcher.state().lastDecision();
                 if (decision != null) {
                     reasonsDuringOutage.add(decision.reason());
                 }
@@ -225,7 +204,7 @@ class RedisClusterFailoverIntegrationTests {
         await("two seconds of steady load").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
                 .until(() -> System.nanoTime() - steadyFrom.get() > TimeUnit.SECONDS.toNanos(2)
                         && calls.sum() > callsBeforeSteady + 2_000);
-        this.stop.set(true);
+        this.load.stop.set(true);
         for (Future<?> worker : workers) {
             worker.get(30, TimeUnit.SECONDS);
         }
@@ -237,7 +216,7 @@ class RedisClusterFailoverIntegrationTests {
         assertThat(switches).as("the switcher must not switch because of a failover").isEmpty();
         assertThat(reasonsDuringOutage).as("windows judged during the outage").contains(DecisionReason.DISTURBED);
         Map<Integer, NodeFigures> byPort = new HashMap<>();
-        this.template.nodes().orElseThrow().sensors().figures()
+        this.load.template.nodes().orElseThrow().sensors().figures()
                 .forEach(figures -> byPort.put(Integer.parseInt(figures.address().replaceAll(".*:", "")), figures));
         assertThat(byPort.get(victim.port()).errors()).as("the dead master's failures, in its own figures").isPositive();
         assertThat(byPort.get(heir.port()).calls()).as("the promoted replica serves the slots").isPositive();
@@ -245,7 +224,7 @@ class RedisClusterFailoverIntegrationTests {
         // master as that view moves to the heir counts for the heir: a handful at the handover, never a steady share.
         assertThat(byPort.get(heir.port()).errors()).as("the heir's failures, all at the handover")
                 .isLessThanOrEqualTo(Math.max(5, byPort.get(heir.port()).calls() / 1000));
-        assertThat(this.template.stats().openConnections()).isEqualTo(2);
+        assertThat(this.load.template.stats().openConnections()).isEqualTo(2);
         assertThat(victimFailure.get()).as("a failure on the dead slots names the dead node and the slot, not the seeds")
                 .contains("node " + victim.address() + " (slot ").doesNotContain("redis-cluster://");
         // Once per outage: one WARN when the dead node's breaker opened, one when its slots moved to the heir.
@@ -264,8 +243,8 @@ class RedisClusterFailoverIntegrationTests {
                 TimeUnit.NANOSECONDS.toMillis(promotedAt.get() - killedAt),
                 TimeUnit.NANOSECONDS.toMillis(recoveredAt.get() - promotedAt.get()), calls.sum(), victimFailures.sum());
 
-        this.switcher.close();
-        this.template.close();
+        this.load.switcher.close();
+        this.load.template.close();
         // At most: a node's count may also drop below its baseline, as the cluster's own links change roles.
         await("no connection left open on any live node").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             Map<RedisServer, Integer> now = connections(survivors);

@@ -8,24 +8,19 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.CacheRejectedException;
 import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.devservers.RedisServer;
-import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisCluster;
 import io.adaptivecache.testservers.RedisClusterExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -47,23 +42,8 @@ class RedisClusterFrozenNodeIntegrationTests {
     private static final int THREADS = 32;
     private static final Duration WINDOW = Duration.ofSeconds(4);
 
-    private final ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private ManagedCacheTemplate template;
-    private RedisServer frozen;
-
-    @AfterEach
-    void shutDown() throws InterruptedException {
-        if (this.frozen != null) {
-            this.frozen.thaw();
-        }
-        this.stop.set(true);
-        this.executor.shutdownNow();
-        this.executor.awaitTermination(10, TimeUnit.SECONDS);
-        if (this.template != null) {
-            this.template.close();
-        }
-    }
+    @RegisterExtension
+    final ClusterLoad load = new ClusterLoad(THREADS);
 
     @Test
     void aFrozenMasterShouldCostOnlyItsOwnKeysCallersWhileTheOthersKeepMostOfTheirThroughput() throws Exception {
@@ -87,13 +67,14 @@ class RedisClusterFrozenNodeIntegrationTests {
         assertThat(run.during).as("calls on the healthy masters during the freeze, against %d before", run.before)
                 .isGreaterThanOrEqualTo(run.before / 2);
         assertThat(run.rejection.get()).as("a call for the frozen master's keys, refused at once").isNotNull();
-        assertThat(run.rejection.get().getMessage()).contains("node " + this.frozen.address() + " (slot ").doesNotContain("redis-cluster://");
+        assertThat(run.rejection.get().getMessage()).contains("node " + this.load.frozen.address() + " (slot ")
+                .doesNotContain("redis-cluster://");
         assertThat(run.timeout.get()).as("a call that waited out the timeout before the breaker opened").isNotNull();
-        assertThat(run.timeout.get().getMessage()).contains("Redis Cluster node " + this.frozen.address() + " (slot ")
+        assertThat(run.timeout.get().getMessage()).contains("Redis Cluster node " + this.load.frozen.address() + " (slot ")
                 .doesNotContain("redis-cluster://");
         assertThat(run.getAllFailure.get()).as("a getAll over every master's keys during the freeze")
-                .isInstanceOf(CacheRejectedException.class).hasMessageContaining("node " + this.frozen.address() + " (slot ");
-        String frozenAddress = this.frozen.address();
+                .isInstanceOf(CacheRejectedException.class).hasMessageContaining("node " + this.load.frozen.address() + " (slot ");
+        String frozenAddress = this.load.frozen.address();
         List<String> lines = log.toString(StandardCharsets.UTF_8).lines().filter(line -> line.contains(frozenAddress)).toList();
         assertThat(lines.stream().filter(line -> line.contains("WARN") && line.contains("did not answer")).count())
                 .as("warnings that %s stopped answering, in %s", frozenAddress, lines).isEqualTo(1);
@@ -120,7 +101,7 @@ class RedisClusterFrozenNodeIntegrationTests {
         await("three masters").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> cluster.masters().size() == 3);
         List<RedisServer> masters = cluster.masters();
-        this.frozen = null;
+        this.load.frozen = null;
         RedisServer victim = masters.get(0);
         List<RedisServer> healthy = masters.subList(1, 3);
         List<String> keys = new ArrayList<>();
@@ -134,16 +115,16 @@ class RedisClusterFrozenNodeIntegrationTests {
                 }
             }
         }
-        this.template = RedisClusterCacheTemplates.builder().nodes(cluster.seedAddresses().split(","))
+        this.load.template = RedisClusterCacheTemplates.builder().nodes(cluster.seedAddresses().split(","))
                 .strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)).commandTimeout(Duration.ofSeconds(1))
                 .nodeBreaker(breaker).start();
         byte[] value = new byte[100];
-        keys.forEach(key -> this.template.set(key, value, Duration.ZERO));
+        keys.forEach(key -> this.load.template.set(key, value, Duration.ZERO));
         Run run = new Run();
         LongAdder calls = new LongAdder();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        this.stop.set(false);
-        List<Future<?>> workers = ClusterCallers.submit(this.executor, THREADS, 5_000_000, deadline, this.stop, this.template, keys,
+        this.load.stop.set(false);
+        List<Future<?>> workers = this.load.submitCallers(THREADS, 5_000_000, deadline, keys,
                 value, calls, (key, ex) -> {
                     // Other failures are counted by the servers, not here.
                     if (victimKeys.contains(key) && ex instanceof CacheRejectedException rejected) {
@@ -160,19 +141,19 @@ class RedisClusterFrozenNodeIntegrationTests {
             sleep(WINDOW);
             long atFreeze = getsAndSets(healthy);
             long frozenAt = System.nanoTime();
-            this.frozen = victim;
+            this.load.frozen = victim;
             victim.freeze();
             sleep(WINDOW);
             long atThaw = getsAndSets(healthy);
             long thawAt = System.nanoTime();
             try {
-                this.template.getAll(List.of(keys.get(0), keys.get(20), keys.get(40)));
+                this.load.template.getAll(List.of(keys.get(0), keys.get(20), keys.get(40)));
             }
             catch (RuntimeException ex) {
                 run.getAllFailure.set(ex);
             }
             victim.thaw();
-            this.frozen = victim;
+            this.load.frozen = victim;
             run.before = atFreeze - atStart;
             run.during = atThaw - atFreeze;
             run.beforeMillis = TimeUnit.NANOSECONDS.toMillis(frozenAt - started);
@@ -183,12 +164,12 @@ class RedisClusterFrozenNodeIntegrationTests {
         }
         // Calls go on for a moment after the thaw, for the breaker's trial call to find the node answering.
         sleep(Duration.ofSeconds(2));
-        this.stop.set(true);
+        this.load.stop.set(true);
         for (Future<?> worker : workers) {
             worker.get(30, TimeUnit.SECONDS);
         }
-        this.template.close();
-        this.template = null;
+        this.load.template.close();
+        this.load.template = null;
         return run;
     }
 

@@ -1,30 +1,21 @@
 package io.adaptivecache.redis;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.adaptivecache.adaptive.AdaptiveMode;
 import io.adaptivecache.adaptive.Decision;
 import io.adaptivecache.adaptive.DecisionReason;
-import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.SwitchEvent;
-import io.adaptivecache.adaptive.ThresholdStrategyPolicy;
 import io.adaptivecache.devservers.RedisServer;
-import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisCluster;
 import io.adaptivecache.testservers.RedisClusterExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -44,27 +35,8 @@ class RedisClusterSlowNodeIntegrationTests {
     private static final int THREADS = 16;
     private static final Duration LIMIT = Duration.ofSeconds(60);
 
-    private final ExecutorService executor = Executors.newFixedThreadPool(THREADS);
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private ManagedCacheTemplate template;
-    private StrategySwitcher switcher;
-    private RedisServer frozen;
-
-    @AfterEach
-    void shutDown() throws InterruptedException {
-        if (this.frozen != null) {
-            this.frozen.thaw();
-        }
-        this.stop.set(true);
-        this.executor.shutdownNow();
-        this.executor.awaitTermination(10, TimeUnit.SECONDS);
-        if (this.switcher != null) {
-            this.switcher.close();
-        }
-        if (this.template != null) {
-            this.template.close();
-        }
-    }
+    @RegisterExtension
+    final ClusterLoad load = new ClusterLoad(THREADS);
 
     @Test
     void aStalledMasterShouldShowInItsOwnFiguresAndDisturbTheSwitchersWindowsByName() throws Exception {
@@ -76,19 +48,16 @@ class RedisClusterSlowNodeIntegrationTests {
                 keys.add(cluster.keyOn(master, "slow:" + i + ":"));
             }
         }
-        this.template = RedisClusterCacheTemplates.builder().nodes(cluster.seedAddresses().split(","))
+        this.load.template = RedisClusterCacheTemplates.builder().nodes(cluster.seedAddresses().split(","))
                 .strategy(StrategySpec.multi(2, SelectorType.ROUND_ROBIN)).commandTimeout(Duration.ofSeconds(3)).start();
         byte[] value = new byte[100];
-        keys.forEach(key -> this.template.set(key, value, Duration.ZERO));
+        keys.forEach(key -> this.load.template.set(key, value, Duration.ZERO));
         List<SwitchEvent> switches = new CopyOnWriteArrayList<>();
-        this.switcher = new StrategySwitcher(this.template, new ThresholdStrategyPolicy(ThresholdStrategyPolicy.Settings.defaults()
-                .withMaxConnections(2).withMinCallsPerWindow(20).withTimings(Duration.ofSeconds(1), Duration.ofSeconds(2))),
-                Duration.ofMillis(200), AdaptiveMode.AUTO, null, System::nanoTime, Clock.systemUTC(), switches::add);
-        this.switcher.start();
+        this.load.startSwitcher(20, Duration.ofMillis(200), switches);
         LongAdder calls = new LongAdder();
         List<String> failures = new CopyOnWriteArrayList<>();
         long deadline = System.nanoTime() + LIMIT.toNanos();
-        List<Future<?>> workers = ClusterCallers.submit(this.executor, THREADS, 1_000_000, deadline, this.stop, this.template, keys,
+        List<Future<?>> workers = this.load.submitCallers(THREADS, 1_000_000, deadline, keys,
                 value, calls, (key, ex) -> {
                     if (failures.size() < 10) {
                         failures.add(key + ": " + ex);
@@ -99,18 +68,18 @@ class RedisClusterSlowNodeIntegrationTests {
         List<Decision> disturbedBySlowNode = new CopyOnWriteArrayList<>();
         String slowNodeEvidence = "node " + slow.address() + " is slow";
         for (int stall = 0; stall < 3 && disturbedBySlowNode.isEmpty(); stall++) {
-            this.frozen = slow;
+            this.load.frozen = slow;
             slow.freeze();
             long stalledUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
             await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(20)).until(() -> System.nanoTime() >= stalledUntil);
             slow.thaw();
-            this.frozen = null;
+            this.load.frozen = null;
             // The window holding the stall closes within two windows of the thaw; a stall that a
             // busy machine smeared over two windows gets another try.
             try {
                 await("the switcher to judge the stalled windows").atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20))
                         .until(() -> {
-                            Decision decision = this.switcher.state().lastDecision();
+                            Decision decision = this.load.switcher.state().lastDecision();
                             if (decision != null && decision.evidence().contains(slowNodeEvidence)) {
                                 disturbedBySlowNode.add(decision);
                                 return true;
@@ -122,7 +91,7 @@ class RedisClusterSlowNodeIntegrationTests {
                 // judged below: three stalls without one such window fail the test
             }
         }
-        this.stop.set(true);
+        this.load.stop.set(true);
         for (Future<?> worker : workers) {
             worker.get(30, TimeUnit.SECONDS);
         }
@@ -133,7 +102,7 @@ class RedisClusterSlowNodeIntegrationTests {
             assertThat(decision.isSwitch()).isFalse();
         });
         assertThat(switches).isEmpty();
-        assertThat(this.template.nodes().orElseThrow().sensors().figures()).anySatisfy(node -> {
+        assertThat(this.load.template.nodes().orElseThrow().sensors().figures()).anySatisfy(node -> {
             assertThat(node.address()).isEqualTo(slow.address());
             assertThat(node.errors()).isZero();
         });

@@ -3,7 +3,6 @@ package io.adaptivecache.redis;
 import io.adaptivecache.contract.EveryStrategyProbe;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
-import io.adaptivecache.testservers.ProbeJvm;
 
 import static io.adaptivecache.contract.EveryStrategyProbe.check;
 
@@ -21,13 +20,10 @@ public final class WithoutJedisProbe {
      * @param args the Redis URI
      */
     public static void main(String[] args) {
-        ProbeJvm.exit(() -> probe(args[0]));
+        EveryStrategyProbe.mainWithout(args, "jedis", "redis.clients.jedis.Jedis", WithoutJedisProbe::probe);
     }
 
     private static void probe(String uri) throws Exception {
-        if (!ProbeJvm.absent("jedis", "redis.clients.jedis.Jedis")) {
-            return;
-        }
         try (ManagedCacheTemplate template = RedisCacheTemplates.builder().uri(uri).strategy(StrategySpec.single()).start()) {
             EveryStrategyProbe.serveEveryCommand(template, "no-jedis:",
                     served -> check(!served.stats().pooledConnectionsBlock(), "POOLED on Lettuce"));

@@ -19,6 +19,7 @@ import io.adaptivecache.call.CallOutcome;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -199,33 +200,44 @@ class Resilience4jCallGuardTests {
         breaker.transitionToOpenState();
         breaker.transitionToHalfOpenState();
         this.guard = Resilience4jCallGuard.of(breaker, null, null);
-        CompletableFuture<String> trial = new CompletableFuture<>();
-        this.guard.call(CacheCommand.GET, () -> trial, this.observer);
-        AtomicInteger attempts = new AtomicInteger();
 
-        CompletableFuture<String> refused = this.guard.call(CacheCommand.GET, succeeding(attempts), this.observer);
-
-        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
+        // The call under way is the breaker's one trial call.
+        refusedUnattemptedWhileOneCallIsUnderWay(CacheCommand.GET)
                 .hasMessageContaining("Circuit breaker 'test' refused the call: it was HALF_OPEN;")
                 .hasMessageContaining("its 1 trial calls were under way");
-        assertThat(attempts).hasValue(0);
-        trial.complete("done");
     }
 
     @Test
     void aBulkheadWithItsOnePermitHeldShouldBeNamedAsTheRefuserNotTheBreaker() {
         this.guard = Resilience4jCallGuard.of(breaker(10), null, bulkhead(1));
-        CompletableFuture<String> holding = new CompletableFuture<>();
-        this.guard.call(CacheCommand.GET, () -> holding, this.observer);
-        AtomicInteger attempts = new AtomicInteger();
 
-        CompletableFuture<String> refused = this.guard.call(CacheCommand.SET, succeeding(attempts), this.observer);
-
-        assertThatThrownBy(refused::join).hasCauseInstanceOf(CacheRejectedException.class)
+        // The call under way holds the bulkhead's one permit.
+        refusedUnattemptedWhileOneCallIsUnderWay(CacheCommand.SET)
                 .hasMessageContaining("Bulkhead 'test' refused the call: all its 1 concurrent-call permits were taken")
                 .hasMessageNotContaining("Circuit breaker");
-        assertThat(attempts).hasValue(0);
-        holding.complete("done");
+    }
+
+    /**
+     * With a GET under way on {@link #guard} (completed before this returns, once the refusal is
+     * in hand), a call of {@code command} must be refused with {@link CacheRejectedException} and
+     * never attempted.
+     * @return the refusal, for the test to check what its message names
+     */
+    private AbstractThrowableAssert<?, ? extends Throwable> refusedUnattemptedWhileOneCallIsUnderWay(CacheCommand command) {
+        CompletableFuture<String> underWay = new CompletableFuture<>();
+        this.guard.call(CacheCommand.GET, () -> underWay, this.observer);
+        AtomicInteger attempts = new AtomicInteger();
+        try {
+            CompletableFuture<String> refused = this.guard.call(command, succeeding(attempts), this.observer);
+
+            AbstractThrowableAssert<?, ? extends Throwable> refusal = assertThatThrownBy(refused::join)
+                    .hasCauseInstanceOf(CacheRejectedException.class);
+            assertThat(attempts).hasValue(0);
+            return refusal;
+        }
+        finally {
+            underWay.complete("done");
+        }
     }
 
     /**

@@ -32,8 +32,8 @@ import org.springframework.cache.annotation.CachePut;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -275,14 +275,11 @@ class AdaptiveCacheNearCacheAutoConfigurationTests {
         }
     }
 
+    /** Caching on, and the cached service as a bean of its own. */
     @Configuration(proxyBeanMethods = false)
     @EnableCaching
+    @Import(NameService.class)
     static class CachingConfiguration {
-
-        @Bean
-        NameService nameService() {
-            return new NameService();
-        }
     }
 
     /** Names by id, cached; counts the lookups that reached it. */

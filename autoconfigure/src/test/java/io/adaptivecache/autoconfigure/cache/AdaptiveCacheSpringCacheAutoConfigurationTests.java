@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
+import io.adaptivecache.autoconfigure.ContextRunners;
 import io.adaptivecache.spring.cache.AdaptiveCache;
 import io.adaptivecache.spring.cache.AdaptiveCacheManager;
 import io.adaptivecache.spring.cache.CacheValueSerializer;
@@ -12,9 +12,9 @@ import io.adaptivecache.spring.cache.JdkCacheValueSerializer;
 import io.adaptivecache.spring.cache.JsonCacheValueSerializer;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import io.adaptivecache.testservers.RedisServerExtension;
+import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.CacheEvict;
@@ -23,6 +23,7 @@ import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,12 +36,9 @@ class AdaptiveCacheSpringCacheAutoConfigurationTests {
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class,
-                    AdaptiveCacheSpringCacheAutoConfiguration.class))
-            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(),
-                    "adaptive-cache.memcached.servers=" + memcached.addresses(),
-                    "adaptive-cache.cache.key-prefix=" + java.util.UUID.randomUUID() + ":");
+    private final ApplicationContextRunner contextRunner = ContextRunners
+            .onBothServers(redis, memcached, AdaptiveCacheSpringCacheAutoConfiguration.class)
+            .withPropertyValues("adaptive-cache.cache.key-prefix=" + java.util.UUID.randomUUID() + ":");
 
     @Test
     void withoutEnableCachingThereShouldBeNoCacheManager() {
@@ -66,8 +64,7 @@ class AdaptiveCacheSpringCacheAutoConfigurationTests {
 
     @Test
     void evictingAllEntriesShouldMissEveryKeyAfterwards() {
-        this.contextRunner.withUserConfiguration(CachingConfiguration.class).run(context -> {
-            ProductService service = context.getBean(ProductService.class);
+        withProductService(service -> {
             service.find(1);
             service.find(2);
 
@@ -81,9 +78,7 @@ class AdaptiveCacheSpringCacheAutoConfigurationTests {
 
     @Test
     void nullResultsShouldBeCachedToo() {
-        this.contextRunner.withUserConfiguration(CachingConfiguration.class).run(context -> {
-            ProductService service = context.getBean(ProductService.class);
-
+        withProductService(service -> {
             assertThat(service.find(-1)).isNull();
             assertThat(service.find(-1)).isNull();
             assertThat(service.lookups()).isEqualTo(1);
@@ -229,14 +224,17 @@ class AdaptiveCacheSpringCacheAutoConfigurationTests {
         }
     }
 
+    /** Runs {@code test} on the cached service of a context with caching on and nothing else of the test's. */
+    private void withProductService(ThrowingConsumer<ProductService> test) {
+        this.contextRunner.withUserConfiguration(CachingConfiguration.class)
+                .run(context -> test.accept(context.getBean(ProductService.class)));
+    }
+
+    /** Caching on, and the cached service as a bean of its own. */
     @Configuration(proxyBeanMethods = false)
     @EnableCaching
+    @Import(ProductService.class)
     static class CachingConfiguration {
-
-        @Bean
-        ProductService productService() {
-            return new ProductService();
-        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -27,8 +27,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -143,13 +143,10 @@ class AsyncCacheableOffTheIoThreadsTests {
         }
     }
 
+    /** Caching on, and the cached service as a bean of its own. */
     @Configuration(proxyBeanMethods = false)
     @EnableCaching
+    @Import(SlowService.class)
     static class AsyncCachingConfiguration {
-
-        @Bean
-        SlowService slowService() {
-            return new SlowService();
-        }
     }
 }

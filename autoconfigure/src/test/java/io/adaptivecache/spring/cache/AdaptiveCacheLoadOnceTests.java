@@ -93,13 +93,13 @@ class AdaptiveCacheLoadOnceTests {
     }
 
     /** Runs {@code call} on {@link #CALLERS} threads released together, and returns what each got (or threw). */
-    private <T> List<Object> race(CountDownLatch entered, Callable<T> call) throws Exception {
+    private <T> List<Object> race(SlowLoader loads, Callable<T> call) throws Exception {
         CyclicBarrier start = new CyclicBarrier(CALLERS);
         List<Future<Object>> outcomes = new ArrayList<>();
         for (int i = 0; i < CALLERS; i++) {
             outcomes.add(this.callers.submit(() -> {
                 start.await(10, TimeUnit.SECONDS);
-                entered.countDown();
+                loads.entered.countDown();
                 try {
                     return (Object) call.call();
                 }
@@ -115,12 +115,21 @@ class AdaptiveCacheLoadOnceTests {
         return results;
     }
 
-    /** A loader that counts its calls and takes {@link #LOAD_TIME} once every caller is on its way in. */
-    private static String load(AtomicInteger calls, CountDownLatch entered) throws InterruptedException {
-        calls.incrementAndGet();
-        entered.await(10, TimeUnit.SECONDS);
-        Thread.sleep(LOAD_TIME.toMillis());
-        return "loaded";
+    /** A loader for one race: it counts its calls and takes {@link #LOAD_TIME} once every caller is on its way in. */
+    private static final class SlowLoader {
+
+        /** How many times the loader ran. */
+        final AtomicInteger calls = new AtomicInteger();
+
+        /** Counted down by each caller of the race as it goes in ({@link #race}). */
+        final CountDownLatch entered = new CountDownLatch(CALLERS);
+
+        String load() throws InterruptedException {
+            this.calls.incrementAndGet();
+            this.entered.await(10, TimeUnit.SECONDS);
+            Thread.sleep(LOAD_TIME.toMillis());
+            return "loaded";
+        }
     }
 
     @FunctionalInterface
@@ -132,14 +141,13 @@ class AdaptiveCacheLoadOnceTests {
     @ValueSource(strings = { "redis", "memcached" })
     void callersOfAMissingKeyShouldShareOneLoad(String backend) throws Exception {
         AdaptiveCache cache = cache(backend);
-        AtomicInteger loads = new AtomicInteger();
-        CountDownLatch entered = new CountDownLatch(CALLERS);
+        SlowLoader loads = new SlowLoader();
         long[] before = serverCalls(backend);
 
-        List<Object> results = race(entered, () -> cache.get("k", () -> load(loads, entered)));
+        List<Object> results = race(loads, () -> cache.get("k", () -> loads.load()));
 
         long[] after = serverCalls(backend);
-        assertThat(loads.get()).as("loader calls").isEqualTo(1);
+        assertThat(loads.calls.get()).as("loader calls").isEqualTo(1);
         assertThat(results).as("what each caller got").hasSize(CALLERS).containsOnly("loaded");
         assertThat(after[1] - before[1]).as("writes the server took").isEqualTo(1);
         // One read of the key by the caller that loaded (a second at most, if the generation was read again meanwhile):
@@ -153,16 +161,15 @@ class AdaptiveCacheLoadOnceTests {
     @ValueSource(strings = { "redis", "memcached" })
     void aThrowingLoaderShouldReleaseEveryWaiterWithItsFailureAndTheNextCallShouldLoadAgain(String backend) throws Exception {
         AdaptiveCache cache = cache(backend);
-        AtomicInteger loads = new AtomicInteger();
-        CountDownLatch entered = new CountDownLatch(CALLERS);
+        SlowLoader loads = new SlowLoader();
         IllegalStateException boom = new IllegalStateException("the database is down");
 
-        List<Object> results = race(entered, () -> cache.get("k", () -> {
-            load(loads, entered);
+        List<Object> results = race(loads, () -> cache.get("k", () -> {
+            loads.load();
             throw boom;
         }));
 
-        assertThat(loads.get()).as("loader calls").isEqualTo(1);
+        assertThat(loads.calls.get()).as("loader calls").isEqualTo(1);
         assertThat(results).hasSize(CALLERS).allSatisfy(result -> assertThat(result)
                 .isInstanceOf(Cache.ValueRetrievalException.class)
                 .extracting(failure -> ((Throwable) failure).getCause()).isSameAs(boom));
@@ -176,13 +183,12 @@ class AdaptiveCacheLoadOnceTests {
     @ValueSource(strings = { "redis", "memcached" })
     void asyncCallersOfAMissingKeyShouldShareOneLoadAndOneFailure(String backend) throws Exception {
         AdaptiveCache cache = cache(backend);
-        AtomicInteger loads = new AtomicInteger();
-        CountDownLatch entered = new CountDownLatch(CALLERS);
+        SlowLoader loads = new SlowLoader();
         ExecutorService loaderThreads = Executors.newCachedThreadPool();
         try {
             Supplier<CompletableFuture<String>> loader = () -> CompletableFuture.supplyAsync(() -> {
                 try {
-                    return load(loads, entered);
+                    return loads.load();
                 }
                 catch (InterruptedException ex) {
                     throw new CompletionException(ex);
@@ -190,22 +196,21 @@ class AdaptiveCacheLoadOnceTests {
             }, loaderThreads);
             long[] before = serverCalls(backend);
 
-            List<Object> results = race(entered, () -> cache.retrieve("k", loader).get(30, TimeUnit.SECONDS));
+            List<Object> results = race(loads, () -> cache.retrieve("k", loader).get(30, TimeUnit.SECONDS));
 
             long[] after = serverCalls(backend);
-            assertThat(loads.get()).as("loader calls").isEqualTo(1);
+            assertThat(loads.calls.get()).as("loader calls").isEqualTo(1);
             assertThat(results).hasSize(CALLERS).containsOnly("loaded");
             assertThat(after[1] - before[1]).as("writes the server took").isEqualTo(1);
             assertThat(after[0] - before[0]).as("reads the server answered").isBetween(1L, 3L);
 
-            AtomicInteger failedLoads = new AtomicInteger();
-            CountDownLatch failedEntered = new CountDownLatch(CALLERS);
+            SlowLoader failedLoads = new SlowLoader();
             IllegalStateException boom = new IllegalStateException("the database is down");
-            List<Object> failed = race(failedEntered, () -> {
+            List<Object> failed = race(failedLoads, () -> {
                 try {
                     return cache.retrieve("other", () -> CompletableFuture.supplyAsync(() -> {
                         try {
-                            load(failedLoads, failedEntered);
+                            failedLoads.load();
                         }
                         catch (InterruptedException ex) {
                             throw new CompletionException(ex);
@@ -217,7 +222,7 @@ class AdaptiveCacheLoadOnceTests {
                     return ex.getCause();
                 }
             });
-            assertThat(failedLoads.get()).as("loader calls of the failing load").isEqualTo(1);
+            assertThat(failedLoads.calls.get()).as("loader calls of the failing load").isEqualTo(1);
             assertThat(failed).hasSize(CALLERS).allSatisfy(result -> assertThat(result).isSameAs(boom));
             assertThat(cache.retrieve("other", () -> CompletableFuture.completedFuture("second try")).get(5, TimeUnit.SECONDS))
                     .as("the next call loads again").isEqualTo("second try");
@@ -263,12 +268,11 @@ class AdaptiveCacheLoadOnceTests {
         AdaptiveCache cache = new AdaptiveCache("degrading", this.template, Duration.ofMinutes(5), this.prefix,
                 new JdkCacheValueSerializer(getClass().getClassLoader()), true, this.failures);
         cache.get("warm-up");
-        AtomicInteger loads = new AtomicInteger();
-        CountDownLatch entered = new CountDownLatch(CALLERS);
+        SlowLoader loads = new SlowLoader();
 
-        List<Object> results = race(entered, () -> cache.get("k", () -> load(loads, entered)));
+        List<Object> results = race(loads, () -> cache.get("k", () -> loads.load()));
 
-        assertThat(loads.get()).isEqualTo(1);
+        assertThat(loads.calls.get()).isEqualTo(1);
         assertThat(results).containsOnly("loaded");
     }
 }
