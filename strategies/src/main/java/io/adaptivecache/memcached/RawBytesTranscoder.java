@@ -8,10 +8,26 @@ import net.spy.memcached.transcoders.Transcoder;
  * default transcoder tags byte arrays and gzips anything over 16 KiB). Size limits on writes
  * are enforced earlier, by {@link io.adaptivecache.backend.CacheInputRules}; the limit here
  * applies to reads too (on the I/O thread), so it is kept at spymemcached's generous maximum.
+ *
+ * <p>Public only through {@link #instance()}, so that the benchmarks' hand-written spymemcached
+ * client stores values exactly as the template does, from this one definition rather than a
+ * copy. Not part of the starter's API: applications go through a template.
  */
-final class RawBytesTranscoder implements Transcoder<byte[]> {
+public final class RawBytesTranscoder implements Transcoder<byte[]> {
 
     static final RawBytesTranscoder INSTANCE = new RawBytesTranscoder();
+
+    private RawBytesTranscoder() {
+    }
+
+    /**
+     * The shared, stateless transcoder.
+     *
+     * @return the one instance
+     */
+    public static Transcoder<byte[]> instance() {
+        return INSTANCE;
+    }
 
     @Override
     public boolean asyncDecode(CachedData data) {

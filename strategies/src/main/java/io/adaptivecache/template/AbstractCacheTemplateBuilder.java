@@ -183,8 +183,9 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
      * @return the template
      */
     public ManagedCacheTemplate build() {
-        return new DefaultCacheTemplate<>(this.name, backend(), this.strategy, this.drainTimeout, this.poolCustomizer,
-                this.guard, this.failureMode, this.completionExecutor, this.interceptor, this.observer, this.connectionLimit);
+        return new DefaultCacheTemplate<>(backend(), new TemplateOptions(this.name, this.strategy, this.drainTimeout,
+                this.poolCustomizer, this.guard, this.failureMode, this.completionExecutor, this.interceptor, this.observer,
+                this.connectionLimit));
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.adaptivecache.template;
 
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +27,6 @@ import io.adaptivecache.ValueCodec;
 import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.call.CacheCommands;
-import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.Command;
 import io.adaptivecache.management.CallInterceptor;
 import io.adaptivecache.management.CallSite;
@@ -38,7 +36,6 @@ import io.adaptivecache.management.TemplateNodes;
 import io.adaptivecache.management.TemplateStats;
 import io.adaptivecache.metrics.TemplateSensors;
 import io.adaptivecache.resilience.CallGuard;
-import io.adaptivecache.strategy.PoolConfigCustomizer;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
 import io.adaptivecache.strategy.SwappableConnectionStrategy;
@@ -97,78 +94,28 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
     private final @Nullable CallInterceptor interceptor;
     // Set when the template started without its server (DEGRADE); read by health and the endpoint, never per call.
     private volatile @Nullable BackgroundConnector connector;
+
     /**
      * Creates a template that is not started yet.
-     * @param name the template's name, for logs and metrics
      * @param backend the backend
-     * @param initialStrategy the strategy to open on {@link #start()}
-     * @param drainTimeout longest wait for a retired strategy's calls to finish
+     * @param options everything else it is built with, resolved once by the builder
      */
-    DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout) {
-        this(name, backend, initialStrategy, drainTimeout, PoolConfigCustomizer.NONE);
-    }
-
-    /**
-     * Creates a template that is not started yet, with a hook into POOLED strategies' pools.
-     * @param name the template's name, for logs and metrics
-     * @param backend the backend
-     * @param initialStrategy the strategy to open on {@link #start()}
-     * @param drainTimeout longest wait for a retired strategy's calls to finish
-     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
-     */
-    DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
-            PoolConfigCustomizer poolCustomizer) {
-        this(name, backend, initialStrategy, drainTimeout, poolCustomizer, CallGuard.NONE, CacheFailureMode.FAIL_FAST);
-    }
-
-    /**
-     * Creates a template that is not started yet, guarded, completing its {@code ...Async} futures
-     * on its own small executor.
-     * @param name the template's name, for logs and metrics
-     * @param backend the backend
-     * @param initialStrategy the strategy to open on {@link #start()}
-     * @param drainTimeout longest wait for a retired strategy's calls to finish
-     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
-     * @param guard every call passes through it; the template closes it
-     * @param failureMode what callers see when a call fails
-     */
-    DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
-            PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode) {
-        this(name, backend, initialStrategy, drainTimeout, poolCustomizer, guard, failureMode, null, null, CallObserver.NONE,
-                StrategySpec.DEFAULT_CONNECTION_LIMIT);
-    }
-
-    /**
-     * Creates a template that is not started yet, guarded.
-     * @param name the template's name, for logs and metrics
-     * @param backend the backend
-     * @param initialStrategy the strategy to open on {@link #start()}
-     * @param drainTimeout longest wait for a retired strategy's calls to finish
-     * @param poolCustomizer adjusts the commons-pool2 configuration of every POOLED strategy
-     * @param guard every call passes through it; the template closes it
-     * @param failureMode what callers see when a call fails
-     * @param completionExecutor where the futures of the {@code ...Async} forms complete, which the caller owns; {@code null}
-     *     for the template's own (see {@link #ownCompletionExecutor})
-     * @param interceptor wraps every call, or {@code null} for none (the calls then take the plain path)
-     * @param observer told about every call besides the template's own sensors
-     * @param connectionLimit the most connections a strategy switched to may have
-     */
-    DefaultCacheTemplate(String name, CacheBackend<C> backend, StrategySpec initialStrategy, Duration drainTimeout,
-            PoolConfigCustomizer poolCustomizer, CallGuard guard, CacheFailureMode failureMode, @Nullable Executor completionExecutor,
-            @Nullable CallInterceptor interceptor, CallObserver observer, int connectionLimit) {
-        this.interceptor = interceptor;
-        this.sensors.addObserver(observer);
+    DefaultCacheTemplate(CacheBackend<C> backend, TemplateOptions options) {
+        this.name = options.name();
+        this.interceptor = options.interceptor();
+        this.sensors.addObserver(options.observer());
+        Executor completionExecutor = options.completionExecutor();
         this.ownedCompletions = completionExecutor == null ? ownCompletionExecutor(name) : null;
         this.completions = completionExecutor != null ? completionExecutor : this.ownedCompletions;
-        this.guard = Objects.requireNonNull(guard, "guard");
-        this.failureMode = Objects.requireNonNull(failureMode, "failureMode");
-        this.name = Objects.requireNonNull(name, "name");
+        this.guard = options.guard();
+        this.failureMode = options.failureMode();
         this.backend = Objects.requireNonNull(backend, "backend");
         this.commands = backend.commands();
         this.rules = backend.inputRules();
-        this.initialStrategy = Objects.requireNonNull(initialStrategy, "initialStrategy");
+        this.initialStrategy = options.initialStrategy();
         this.connections = new SwappableConnectionStrategy<>(backend.connections(), backend.strategies(),
-                backend.exceptionTranslator(), drainTimeout, poolCustomizer, this.sensors, this.sensors::onStrategy, connectionLimit);
+                backend.exceptionTranslator(), options.drainTimeout(), options.poolCustomizer(), this.sensors, this.sensors::onStrategy,
+                options.connectionLimit());
         backend.nodeSensors().ifPresent(this.sensors::judgeNodes);
         this.nodes = backend.nodeSensors().flatMap(sensors -> backend.nodeProbe().map(probe -> new TemplateNodes(sensors, probe)));
         // A safety net behind the client's own timer, which is expected to fire first.

@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DefaultCacheTemplateTests {
 
     private final RecordingBackend backend = new RecordingBackend();
-    private final DefaultCacheTemplate<Object> template = new DefaultCacheTemplate<>("test", backend, StrategySpec.single(),
-            Duration.ofSeconds(1));
+    private final DefaultCacheTemplate<Object> template = new DefaultCacheTemplate<>(backend,
+            TemplateOptions.of("test", StrategySpec.single(), Duration.ofSeconds(1)));
 
     @BeforeEach
     void start() {
@@ -91,9 +91,9 @@ class DefaultCacheTemplateTests {
 
     @Test
     void degradeModeShouldAnswerFailedReadsAsAMissAndSkipFailedWritesButStillThrowCountersAndBadInput() {
-        DefaultCacheTemplate<Object> degrading = new DefaultCacheTemplate<>("degrading", backend, StrategySpec.single(),
-                Duration.ofSeconds(1), io.adaptivecache.strategy.PoolConfigCustomizer.NONE,
-                io.adaptivecache.resilience.CallGuard.NONE, io.adaptivecache.CacheFailureMode.DEGRADE);
+        DefaultCacheTemplate<Object> degrading = new DefaultCacheTemplate<>(backend,
+                TemplateOptions.of("degrading", StrategySpec.single(), Duration.ofSeconds(1))
+                        .withFailureMode(io.adaptivecache.CacheFailureMode.DEGRADE));
         degrading.start();
         try {
             assertThat(degrading.get("fails")).isNull();

@@ -1,5 +1,6 @@
 package io.adaptivecache.benchmarks.targets;
 
+import io.adaptivecache.memcached.RawBytesTranscoder;
 import io.adaptivecache.memcached.XMemcachedRawBytesTranscoder;
 
 /**
@@ -14,29 +15,8 @@ final class RawByteValues {
     private RawByteValues() {
     }
 
-    /** For spymemcached. */
-    static final net.spy.memcached.transcoders.Transcoder<byte[]> SPYMEMCACHED = new net.spy.memcached.transcoders.Transcoder<>() {
-
-        @Override
-        public boolean asyncDecode(net.spy.memcached.CachedData data) {
-            return false;
-        }
-
-        @Override
-        public net.spy.memcached.CachedData encode(byte[] value) {
-            return new net.spy.memcached.CachedData(0, value, getMaxSize());
-        }
-
-        @Override
-        public byte[] decode(net.spy.memcached.CachedData data) {
-            return data.getData();
-        }
-
-        @Override
-        public int getMaxSize() {
-            return net.spy.memcached.CachedData.MAX_SIZE;
-        }
-    };
+    /** For spymemcached: the template's own transcoder, so both store values from one definition. */
+    static final net.spy.memcached.transcoders.Transcoder<byte[]> SPYMEMCACHED = RawBytesTranscoder.instance();
 
     /** For XMemcached: the template's own transcoder, so both store values from one definition. */
     static final net.rubyeye.xmemcached.transcoders.Transcoder<byte[]> XMEMCACHED = XMemcachedRawBytesTranscoder.instance();
