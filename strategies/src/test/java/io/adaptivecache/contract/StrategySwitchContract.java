@@ -143,12 +143,18 @@ public abstract class StrategySwitchContract {
         assertThat(failures).isEmpty();
         assertThat(calls.get()).isGreaterThan(64L * 2 * 50);
         // Each switch ran under load: callers were inside a call when it began, and calls were served (started and
-        // completed) while it ran. A switch that stopped the callers until it was done serves none.
+        // completed) while it ran. A switch that stopped the callers until it was done serves none, at every switch; a
+        // switch of a few milliseconds on a loaded two-core machine may see none served now and then (CI met one in 60,
+        // 3 ms long), so nine in ten must have served calls.
+        List<String> servedNone = new ArrayList<>();
         for (int i = 0; i < switchCount; i++) {
             assertThat(inFlightAtStart.get(i)).as("callers inside a call when switch %d (%s) began", i, reports.get(i)).isPositive();
-            assertThat(servedDuring.get(i)).as("calls started and completed while switch %d (%s) ran", i, reports.get(i))
-                    .isPositive();
+            if (servedDuring.get(i) == 0) {
+                servedNone.add(i + ": " + reports.get(i));
+            }
         }
+        assertThat(servedNone.size()).as("switches during which no call started and completed: %s", servedNone)
+                .isLessThanOrEqualTo(switchCount / 10);
         assertThat(reports).hasSize(switchCount).allSatisfy(report -> {
             assertThat(report.changed()).isTrue();
             assertThat(report.drainedCleanly()).isTrue();
