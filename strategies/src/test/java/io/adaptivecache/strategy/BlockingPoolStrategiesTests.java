@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A backend with two kinds of connection: a blocking pool lends the blocking kind to callers that
@@ -109,10 +110,14 @@ class BlockingPoolStrategiesTests {
         CompletableFuture<?> call = this.strategy.execute(new Command.Get("k"), this.commands, false);
         this.held = null;
 
-        CompletableFuture<SwitchReport> switched = CompletableFuture.supplyAsync(() -> this.strategy.switchTo(StrategySpec.single()));
-        // The switch waits for the lane's call: until the reply, the lane stays open.
-        assertThat(switched).as("the switch drains the lane's call first").isNotCompleted();
-        Thread.sleep(200);
+        CompletableFuture<SwitchReport> switched = new CompletableFuture<>();
+        Thread switching = new Thread(() -> switched.complete(this.strategy.switchTo(StrategySpec.single())), "switching");
+        switching.start();
+        // The new strategy is published before the old one drains: from then on the switching thread either parks in the
+        // drain, waiting for the lane's call, or (were the lane not drained) runs to its end.
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.strategy.activeSpec().equals(StrategySpec.single())
+                && (switching.getState() == Thread.State.TIMED_WAITING || !switching.isAlive()));
+        assertThat(switching.isAlive()).as("the switch waits in its drain for the lane's call").isTrue();
         assertThat(switched).isNotCompleted();
         assertThat(this.shared.opened.get(0).closed).as("the lane is open while its call is in flight").isFalse();
 
