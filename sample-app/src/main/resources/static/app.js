@@ -6,6 +6,22 @@
 // window (the template's lastWindow), keyed by the time the window closed on the server.
 const WINDOW_SECONDS = 300;
 const STRATEGY_COLORS = { SINGLE: '#9aa5b8', MULTI: '#3c8d5a', POOLED: '#c46b2c' };
+// What each strategy does, for the band's tooltip and legend: a new user reads a colour, not a name.
+const STRATEGY_WORDS = {
+  SINGLE: 'one shared connection carries every call',
+  MULTI: 'N shared connections, calls spread over them; no caller waits for a connection',
+  POOLED: 'N pooled connections, one per call at a time; when all are busy callers queue for one, and give up after the pool\'s max-wait'
+};
+// The policy's reasons in plain words, after the reason and its evidence.
+const DECISION_WORDS = {
+  INSUFFICIENT_DATA: 'too few calls in the last window to judge: waiting for traffic (start a load)',
+  STEADY: 'nothing calls for a change',
+  DWELL: 'too soon after the last change to change again',
+  CONFIRMING: 'a condition for a change holds; waiting for it to hold a few windows in a row',
+  DISTURBED: 'this window overlapped a switch or a failure, so it counts neither way',
+  TRIAL: 'a new strategy is on trial against the one it replaced',
+  POOL_CONTENTION: 'callers wait for a pooled connection about as long as they use it: the pool is the bottleneck'
+};
 const cards = {};
 // Each template's history request, made once; every poll waits for it before appending a window.
 const histories = {};
@@ -24,7 +40,9 @@ function card(name) {
   element.className = 'card';
   element.id = 'template-' + name;
   element.innerHTML = `<h2>${name}</h2><div class="badges"></div><div class="decision"></div>
-    <canvas></canvas><ol class="switches" reversed></ol>`;
+    <canvas></canvas><div class="legend">band = strategy serving each window, its height N:${Object.entries(STRATEGY_COLORS)
+      .map(([type, colour]) => `<span class="swatch" style="background:${colour}66" title="${STRATEGY_WORDS[type]}"></span>${type}`).join('')}</div>
+    <ol class="switches" reversed></ol>`;
   document.getElementById('templates').appendChild(element);
   const chart = new Chart(element.querySelector('canvas'), {
     type: 'line',
@@ -41,7 +59,8 @@ function card(name) {
     options: {
       animation: false, parsing: false, responsive: true,
       scales: {
-        x: { type: 'linear', ticks: { callback: v => new Date(v).toLocaleTimeString() } },
+        // No labels on an axis with no window yet (Chart.js would count from 1970).
+        x: { type: 'linear', ticks: { callback: v => v > 1e12 ? new Date(v).toLocaleTimeString() : '' } },
         rate: { position: 'left', beginAtZero: true, title: { display: true, text: 'calls/s' } },
         latency: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'ms' } },
         connections: { display: false, beginAtZero: true, suggestedMax: 16 }
@@ -66,7 +85,8 @@ function addWindow(entry, sample) {
   rate.data.push({ x: at, y: sample.throughput });
   p50.data.push({ x: at, y: sample.p50Millis });
   p99.data.push({ x: at, y: sample.p99Millis });
-  band.data.push({ x: at, y: sample.connections, strategy: sample.strategyType });
+  band.data.push({ x: at, y: sample.connections, strategy: sample.strategyType,
+    label: `${sample.strategy}: ${STRATEGY_WORDS[sample.strategyType] || ''}` });
 }
 
 // What the server kept of a template's last windows, drawn before any live point.
@@ -133,7 +153,8 @@ function render(name, template, now) {
   }
   element.querySelector('.badges').innerHTML = badges.join('');
   const decision = template.lastDecision;
-  element.querySelector('.decision').textContent = decision ? `last decision: ${decision.reason} — ${decision.evidence}` : '';
+  element.querySelector('.decision').textContent = decision ? `last decision: ${decision.reason} — ${decision.evidence}`
+    + (DECISION_WORDS[decision.reason] ? ` (${DECISION_WORDS[decision.reason]})` : '') : '';
   element.dataset.points = String(rate.data.length);
 }
 
@@ -141,21 +162,47 @@ async function poll() {
   try {
     const now = Date.now();
     document.getElementById('clock').textContent = new Date(now).toLocaleTimeString();
+    // The load's status first: on a busy machine the first poll's histories take a while, and a
+    // running demo must not read as idle meanwhile.
+    showLoad(await (await fetch('/load')).json());
     const response = await fetch('/actuator/adaptivecache');
     const body = await response.json();
-    for (const [name, template] of Object.entries(body.templates)) {
-      histories[name] = histories[name] || loadHistory(name);
+    const templates = Object.entries(body.templates);
+    // Every template's history requested at once, not one after another.
+    templates.forEach(([name]) => { histories[name] = histories[name] || loadHistory(name); });
+    for (const [name, template] of templates) {
       await histories[name];
       render(name, template, now);
     }
-    const load = await (await fetch('/load')).json();
-    document.getElementById('load-status').textContent = load.running ? 'running'
-      : load.lastReport ? `last run: ${load.lastReport.operationsPerSecond} calls/s, p99 ${(load.lastReport.p99Micros / 1000).toFixed(2)} ms, ${load.lastReport.errors} errors`
-      : 'idle';
   }
   catch (error) {
     document.getElementById('clock').textContent = 'offline: ' + error;
   }
+}
+
+// The load's status beside its controls, and below them what the last run's errors mean: a bare
+// "5975 errors" reads as an outage, where a pool that ran out of connections is the pool's collapse.
+function showLoad(load) {
+  const report = load.lastReport;
+  const demo = load.current && load.current.startsWith('demo:');
+  document.getElementById('load-status').textContent = load.running
+    ? `running ${load.current}` + (demo ? ' (started by the sample so the charts have data; sample.demo-load.enabled=false turns it off)' : '')
+    : report ? `last run${report.label ? ' (' + report.label + ')' : ''}: ${report.operationsPerSecond} calls/s, `
+      + `p99 ${(report.p99Micros / 1000).toFixed(2)} ms, ${report.errors} errors` + (report.errors ? ' (why: below)' : '')
+    : 'idle';
+  const box = document.getElementById('load-report');
+  const causes = (!load.running && report && report.errorCauses) || [];
+  box.hidden = causes.length === 0;
+  box.innerHTML = causes.length === 0 ? '' : `Why the last run had ${report.errors} errors:<ul>`
+    + causes.map(cause => `<li title="${escapeHtml(cause.example)}"><span class="type">${cause.count} × ${cause.type} on ${cause.backend}</span>: `
+      + `${escapeHtml(cause.explanation)}.</li>`).join('') + '</ul>'
+    // The promise of "an outage costs a miss" is the Spring cache's (cache.on-error: degrade); the load calls the templates.
+    + '<div class="note">The load calls the templates directly, where a failed call throws; through the Spring cache'
+    + ' (<code>adaptive-cache.cache.on-error: degrade</code>) the same failure is a cache miss.</div>';
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }
 
 async function post(url, body, statusId) {

@@ -14,15 +14,7 @@ public class CacheConnectionException extends CacheException {
     /**
      * Creates an exception.
      * @param message what could not be reached
-     */
-    public CacheConnectionException(String message) {
-        super(message);
-    }
-
-    /**
-     * Creates an exception with a cause.
-     * @param message what could not be reached
-     * @param cause the client library's exception
+     * @param cause the client library's exception, or {@code null} when the failure has none
      */
     public CacheConnectionException(String message, @Nullable Throwable cause) {
         super(message, cause);

@@ -12,16 +12,8 @@ public class CacheRejectedException extends CacheException {
     private static final long serialVersionUID = 1L;
 
     /**
-     * Creates an exception.
-     * @param message why the call was not attempted and until when
-     */
-    public CacheRejectedException(String message) {
-        super(message);
-    }
-
-    /**
-     * Creates an exception with the failure behind the refusal, such as the last server failure
-     * that a circuit breaker counted before it opened.
+     * Creates an exception, with the failure behind the refusal if there is one, such as the last
+     * server failure that a circuit breaker counted before it opened.
      * @param message why the call was not attempted and until when
      * @param cause that failure, or {@code null}
      */

@@ -13,15 +13,7 @@ public class CacheServerException extends CacheException {
     /**
      * Creates an exception.
      * @param message the server's error
-     */
-    public CacheServerException(String message) {
-        super(message);
-    }
-
-    /**
-     * Creates an exception with a cause.
-     * @param message the server's error
-     * @param cause the client library's exception
+     * @param cause the client library's exception, or {@code null} when the failure has none
      */
     public CacheServerException(String message, @Nullable Throwable cause) {
         super(message, cause);

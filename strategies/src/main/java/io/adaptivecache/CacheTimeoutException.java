@@ -13,15 +13,7 @@ public class CacheTimeoutException extends CacheException {
     /**
      * Creates an exception.
      * @param message what timed out and after how long
-     */
-    public CacheTimeoutException(String message) {
-        super(message);
-    }
-
-    /**
-     * Creates an exception with a cause.
-     * @param message what timed out and after how long
-     * @param cause the client library's exception
+     * @param cause the client library's exception, or {@code null} when the failure has none
      */
     public CacheTimeoutException(String message, @Nullable Throwable cause) {
         super(message, cause);

@@ -1,12 +1,9 @@
 package io.adaptivecache;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
+import io.adaptivecache.testservers.PackageLayeringContract;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The layering of the Spring-free core, checked on its compiled classes: the call vocabulary
@@ -14,9 +11,10 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * ({@code io.adaptivecache.micrometer}) on top, no package cycles in between, no Spring anywhere,
  * no Micrometer on the hot path, and the template implementation ({@code io.adaptivecache.template})
  * reached only by the backends that build it and the near cache that wraps templates; the near
- * cache free of cache clients and alone with Caffeine.
+ * cache free of cache clients and alone with Caffeine (cycles and the import's reach: see
+ * {@link PackageLayeringContract}).
  */
-class PackageLayeringTests {
+class PackageLayeringTests extends PackageLayeringContract {
 
     /** The packages a cache call runs through: the template, its strategies, the backends' SPI, drivers and guards. */
     private static final String[] HOT_PATH = { "io.adaptivecache", "io.adaptivecache.call..", "io.adaptivecache.template..",
@@ -24,13 +22,9 @@ class PackageLayeringTests {
             "io.adaptivecache.redis..", "io.adaptivecache.memcached..", "io.adaptivecache.resilience..",
             "io.adaptivecache.metrics..", "io.adaptivecache.adaptive..", "io.adaptivecache.near.." };
 
-    // Exactly this module's main classes (target/classes or its jar), not its tests nor other modules.
-    private static final JavaClasses CLASSES = new ClassFileImporter()
-            .importUrl(CacheTemplate.class.getProtectionDomain().getCodeSource().getLocation());
-
-    @Test
-    void thePackagesShouldBeFreeOfCycles() {
-        slices().matching("io.adaptivecache.(*)..").should().beFreeOfCycles().check(CLASSES);
+    PackageLayeringTests() {
+        super(CacheTemplate.class, "io.adaptivecache.template", "io.adaptivecache.management", "io.adaptivecache.backend",
+                "io.adaptivecache.redis", "io.adaptivecache.redis.tracking", "io.adaptivecache.near");
     }
 
     @Test
@@ -38,18 +32,18 @@ class PackageLayeringTests {
         // One direction between the two Redis packages, which the slice rule above sees as one: the invalidation source
         // builds on the template code (URIs, transport, the credential-safe encoder); the templates know no near cache.
         noClasses().that().resideInAPackage("io.adaptivecache.redis").should().dependOnClassesThat()
-                .resideInAPackage("io.adaptivecache.redis.tracking..").check(CLASSES);
+                .resideInAPackage("io.adaptivecache.redis.tracking..").check(classes());
     }
 
     @Test
     void noClassShouldDependOnSpring() {
-        noClasses().should().dependOnClassesThat().resideInAPackage("org.springframework..").check(CLASSES);
+        noClasses().should().dependOnClassesThat().resideInAPackage("org.springframework..").check(classes());
     }
 
     @Test
     void theHotPathShouldNotDependOnMicrometer() {
         noClasses().that().resideInAnyPackage(HOT_PATH).should().dependOnClassesThat().resideInAPackage("io.micrometer..")
-                .check(CLASSES);
+                .check(classes());
     }
 
     @Test
@@ -59,7 +53,7 @@ class PackageLayeringTests {
         noClasses().that().resideInAnyPackage("io.adaptivecache", "io.adaptivecache.management..", "io.adaptivecache.backend..",
                 "io.adaptivecache.adaptive..", "io.adaptivecache.micrometer..", "io.adaptivecache.metrics..",
                 "io.adaptivecache.strategy..", "io.adaptivecache.resilience..", "io.adaptivecache.call..").should()
-                .dependOnClassesThat().resideInAPackage("io.adaptivecache.template..").check(CLASSES);
+                .dependOnClassesThat().resideInAPackage("io.adaptivecache.template..").check(classes());
     }
 
     @Test
@@ -68,24 +62,13 @@ class PackageLayeringTests {
         // (io.adaptivecache.redis.tracking).
         noClasses().that().resideInAPackage("io.adaptivecache.near..").should().dependOnClassesThat()
                 .resideInAnyPackage("io.lettuce..", "redis.clients..", "net.spy..", "net.rubyeye..", "io.netty..")
-                .check(CLASSES);
+                .check(classes());
     }
 
     @Test
     void onlyTheNearCacheShouldDependOnCaffeine() {
         // Caffeine is optional: a class outside the near cache that touched it would need it on every classpath.
         noClasses().that().resideOutsideOfPackage("io.adaptivecache.near..").should().dependOnClassesThat()
-                .resideInAPackage("com.github.benmanes.caffeine..").check(CLASSES);
-    }
-
-    @Test
-    void theRulesShouldSeeTheWholeModule() {
-        // A rule over no classes passes whatever the code does; make sure the import found them.
-        assertThat(CLASSES.containPackage("io.adaptivecache.template")).isTrue();
-        assertThat(CLASSES.containPackage("io.adaptivecache.management")).isTrue();
-        assertThat(CLASSES.containPackage("io.adaptivecache.backend")).isTrue();
-        assertThat(CLASSES.containPackage("io.adaptivecache.redis")).isTrue();
-        assertThat(CLASSES.containPackage("io.adaptivecache.redis.tracking")).isTrue();
-        assertThat(CLASSES.containPackage("io.adaptivecache.near")).isTrue();
+                .resideInAPackage("com.github.benmanes.caffeine..").check(classes());
     }
 }

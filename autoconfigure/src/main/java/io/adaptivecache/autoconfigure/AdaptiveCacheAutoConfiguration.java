@@ -51,7 +51,13 @@ public final class AdaptiveCacheAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     CacheTemplatesLifecycle adaptiveCacheTemplatesLifecycle(ObjectProvider<CacheTemplate> templates,
-            AdaptiveCacheSwitchers switchers) {
-        return new CacheTemplatesLifecycle(templates, switchers);
+            AdaptiveCacheSwitchers switchers, TemplateServerSources sources) {
+        return new CacheTemplatesLifecycle(templates, switchers, sources);
+    }
+
+    /** Where the auto-configured templates' servers came from, for the analysis of a failed start. */
+    @Bean
+    TemplateServerSources adaptiveCacheTemplateServerSources() {
+        return new TemplateServerSources();
     }
 }

@@ -17,37 +17,25 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("adaptive-cache.memcached")
 public class AdaptiveCacheMemcachedProperties extends AdaptiveCacheTemplateProperties {
 
-    /** The memcached template's name, which is also its section's under {@code adaptive-cache}. */
-    static final String TEMPLATE_NAME = "memcached";
-
-    @Override
-    public String templateName() {
-        return TEMPLATE_NAME;
+    /** Properties of the memcached template, at their defaults until bound. */
+    public AdaptiveCacheMemcachedProperties() {
+        super("memcached");
     }
 
     /** Client library of every strategy: spymemcached, or xmemcached (faster here at 8 or more callers on a short round trip; async calls complete before they return; no SASL). Needs its jar: the starter brings spymemcached; for xmemcached add com.googlecode.xmemcached:xmemcached. */
     private io.adaptivecache.memcached.MemcachedDriver driver = io.adaptivecache.memcached.MemcachedDriver.SPYMEMCACHED;
 
-    /** Servers as host:port or host:port:weight; keys are spread by ketama consistent hashing, in proportion to the weights. */
-    private List<String> servers = new ArrayList<>(List.of("localhost:11211"));
+    /** Servers as host:port or host:port:weight; keys are spread by ketama consistent hashing, in proportion to the weights. No default: the memcached template exists only when this is set or a MemcachedConnectionDetails bean exists (a @ServiceConnection container, Docker Compose). */
+    private List<String> servers = new ArrayList<>();
 
     /** Wire protocol. Binary is faster here and needed for SASL; over text, any server error reply makes spymemcached reconnect. */
     private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
 
-    /** SASL username (binary protocol only). */
-    private @Nullable String username;
 
-    /** SASL password. */
-    private @Nullable String password;
 
     /** Operation timeout. */
     private Duration operationTimeout = Duration.ofSeconds(1);
 
-    /** Connection timeout of a new client. */
-    private Duration connectTimeout = Duration.ofSeconds(2);
-
-    /** Longest pause between reconnection attempts to a server that went away, in whole seconds. */
-    private Duration maxReconnectDelay = Duration.ofSeconds(2);
 
     /** Maximum operations waiting per client; more fail at once instead of blocking the caller. spymemcached only: on XMemcached each caller waits for its own reply. */
     private int operationQueueSize = 8192;
@@ -57,19 +45,22 @@ public class AdaptiveCacheMemcachedProperties extends AdaptiveCacheTemplatePrope
 
     @Override
     void validateBackend(String prefix) {
-        serverAddresses(prefix);
+        if (this.servers != null && !this.servers.isEmpty()) {
+            // Unset, the servers come from a MemcachedConnectionDetails bean, or there is no memcached template.
+            serverAddresses(prefix);
+        }
         PropertyRules.present(prefix + ".protocol", this.protocol, "binary or text");
         PropertyRules.present(prefix + ".driver", this.driver, "spymemcached or xmemcached");
         PropertyRules.positive(prefix + ".operation-timeout", this.operationTimeout);
-        PropertyRules.positive(prefix + ".connect-timeout", this.connectTimeout);
         // spymemcached counts its reconnect delay in whole seconds.
-        if (this.maxReconnectDelay == null || this.maxReconnectDelay.getSeconds() < 1) {
-            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-reconnect-delay", this.maxReconnectDelay,
+        Duration maxReconnectDelay = getMaxReconnectDelay();
+        if (maxReconnectDelay == null || maxReconnectDelay.getSeconds() < 1) {
+            throw new InvalidAdaptiveCachePropertyException(prefix + ".max-reconnect-delay", maxReconnectDelay,
                     "it must be at least 1s");
         }
         PropertyRules.atLeast(prefix + ".operation-queue-size", this.operationQueueSize, 1);
         PropertyRules.size(prefix + ".item-size-max", this.itemSizeMax, DataSize.ofKilobytes(1), "1KB");
-        if (this.username != null) {
+        if (getUsername() != null) {
             if (!this.protocol.supportsSasl()) {
                 throw new InvalidAdaptiveCachePropertyException(prefix + ".protocol", this.protocol,
                         "SASL authentication (" + prefix + ".username) needs the binary protocol");
@@ -122,44 +113,12 @@ public class AdaptiveCacheMemcachedProperties extends AdaptiveCacheTemplatePrope
         this.protocol = protocol;
     }
 
-    public @Nullable String getUsername() {
-        return this.username;
-    }
-
-    public void setUsername(@Nullable String username) {
-        this.username = username;
-    }
-
-    public @Nullable String getPassword() {
-        return this.password;
-    }
-
-    public void setPassword(@Nullable String password) {
-        this.password = password;
-    }
-
     public Duration getOperationTimeout() {
         return this.operationTimeout;
     }
 
     public void setOperationTimeout(Duration operationTimeout) {
         this.operationTimeout = operationTimeout;
-    }
-
-    public Duration getConnectTimeout() {
-        return this.connectTimeout;
-    }
-
-    public void setConnectTimeout(Duration connectTimeout) {
-        this.connectTimeout = connectTimeout;
-    }
-
-    public Duration getMaxReconnectDelay() {
-        return this.maxReconnectDelay;
-    }
-
-    public void setMaxReconnectDelay(Duration maxReconnectDelay) {
-        this.maxReconnectDelay = maxReconnectDelay;
     }
 
     public io.adaptivecache.memcached.MemcachedDriver getDriver() {

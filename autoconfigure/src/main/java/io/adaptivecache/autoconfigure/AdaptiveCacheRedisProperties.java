@@ -1,12 +1,12 @@
 package io.adaptivecache.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -15,12 +15,9 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("adaptive-cache.redis")
 public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplateProperties {
 
-    /** The Redis template's name, which is also its section's under {@code adaptive-cache}. */
-    static final String TEMPLATE_NAME = "redis";
-
-    @Override
-    public String templateName() {
-        return TEMPLATE_NAME;
+    /** Properties of the Redis template, at their defaults until bound. */
+    public AdaptiveCacheRedisProperties() {
+        super("redis");
     }
 
     /** Redis URL, such as redis://user:password@example.com:6379/0 or rediss:// for TLS. Overrides host, port, username, password, database and ssl. */
@@ -32,18 +29,17 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
     /** Redis server port. Defaults to 6379. */
     private @Nullable Integer port;
 
-    /** Login username of the Redis server. */
-    private @Nullable String username;
 
-    /** Login password of the Redis server. */
-    private @Nullable String password;
 
     /** Database index. Defaults to 0. */
     private @Nullable Integer database;
 
+    // The sections are values bound through their constructors: each starts as its defaults, bound from nothing (the
+    // @DefaultValue annotations are their one statement), as a section none of whose properties is set is not bound.
+
     /** TLS. */
     @NestedConfigurationProperty
-    private final Ssl ssl = new Ssl();
+    private Ssl ssl = PropertyDefaults.of(Ssl.class);
 
     /** Client name set on each connection with CLIENT SETNAME. */
     private @Nullable String clientName;
@@ -62,19 +58,17 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
 
     /** Redis Cluster: name its nodes to talk to a cluster rather than to one server. */
     @NestedConfigurationProperty
-    private final Cluster cluster = new Cluster();
+    private Cluster cluster = PropertyDefaults.of(Cluster.class);
 
     /** Command timeout, enforced by Lettuce's own timer. */
     private Duration timeout = Duration.ofSeconds(1);
 
-    /** Connection timeout. */
-    private Duration connectTimeout = Duration.ofSeconds(2);
-
-    /** Longest wait between reconnect attempts after a connection is lost (they grow exponentially from 10 ms). */
-    private Duration maxReconnectDelay = Duration.ofSeconds(2);
 
     /** Maximum commands queued or in flight per connection; more fail at once. */
     private int requestQueueSize = 8192;
+
+    /** Whether the commands that concurrent callers send on one Lettuce connection at about the same moment go to the server in one socket write, rather than a system call and a server read each. A lone caller's command is never held back: it leaves in the same turn of the connection's event loop. */
+    private boolean coalesceWrites = true;
 
     /** Longest key accepted, in UTF-8 bytes. */
     private DataSize maxKeySize = DataSize.ofKilobytes(16);
@@ -92,8 +86,7 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
         }
         PropertyRules.present(prefix + ".transport", this.transport, "auto, nio, epoll or io_uring");
         PropertyRules.positive(prefix + ".timeout", this.timeout);
-        PropertyRules.positive(prefix + ".connect-timeout", this.connectTimeout);
-        PropertyRules.positive(prefix + ".max-reconnect-delay", this.maxReconnectDelay);
+        PropertyRules.positive(prefix + ".max-reconnect-delay", getMaxReconnectDelay());
         PropertyRules.atLeast(prefix + ".request-queue-size", this.requestQueueSize, 1);
         PropertyRules.size(prefix + ".max-key-size", this.maxKeySize, DataSize.ofBytes(1), "1B");
         PropertyRules.size(prefix + ".max-value-size", this.maxValueSize, DataSize.ofBytes(1), "1B");
@@ -102,9 +95,9 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
 
     /** Whether any connection setting of adaptive-cache.redis is given (otherwise spring.data.redis.* is used when present). */
     boolean hasConnectionSettings() {
-        return this.url != null || this.host != null || this.port != null || this.username != null
-                || this.password != null || this.database != null || this.ssl.getEnabled() != null || this.ssl.getBundle() != null
-                || this.clientName != null || !this.cluster.getNodes().isEmpty();
+        return this.url != null || this.host != null || this.port != null || getUsername() != null
+                || getPassword() != null || this.database != null || this.ssl.enabled() != null || this.ssl.bundle() != null
+                || this.clientName != null || !this.cluster.nodes().isEmpty();
     }
 
     public @Nullable String getUrl() {
@@ -131,22 +124,6 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
         this.port = port;
     }
 
-    public @Nullable String getUsername() {
-        return this.username;
-    }
-
-    public void setUsername(@Nullable String username) {
-        this.username = username;
-    }
-
-    public @Nullable String getPassword() {
-        return this.password;
-    }
-
-    public void setPassword(@Nullable String password) {
-        this.password = password;
-    }
-
     public @Nullable Integer getDatabase() {
         return this.database;
     }
@@ -159,8 +136,16 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
         return this.ssl;
     }
 
+    public void setSsl(Ssl ssl) {
+        this.ssl = ssl;
+    }
+
     public Cluster getCluster() {
         return this.cluster;
+    }
+
+    public void setCluster(Cluster cluster) {
+        this.cluster = cluster;
     }
 
     public io.adaptivecache.redis.@Nullable RedisDriver getPooledDriver() {
@@ -195,28 +180,20 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
         this.timeout = timeout;
     }
 
-    public Duration getConnectTimeout() {
-        return this.connectTimeout;
-    }
-
-    public void setConnectTimeout(Duration connectTimeout) {
-        this.connectTimeout = connectTimeout;
-    }
-
-    public Duration getMaxReconnectDelay() {
-        return this.maxReconnectDelay;
-    }
-
-    public void setMaxReconnectDelay(Duration maxReconnectDelay) {
-        this.maxReconnectDelay = maxReconnectDelay;
-    }
-
     public int getRequestQueueSize() {
         return this.requestQueueSize;
     }
 
     public void setRequestQueueSize(int requestQueueSize) {
         this.requestQueueSize = requestQueueSize;
+    }
+
+    public boolean isCoalesceWrites() {
+        return this.coalesceWrites;
+    }
+
+    public void setCoalesceWrites(boolean coalesceWrites) {
+        this.coalesceWrites = coalesceWrites;
     }
 
     public DataSize getMaxKeySize() {
@@ -234,143 +211,57 @@ public class AdaptiveCacheRedisProperties extends AdaptiveCacheTemplatePropertie
     public void setMaxValueSize(DataSize maxValueSize) {
         this.maxValueSize = maxValueSize;
     }
-    /** TLS to Redis. */
-    public static class Ssl {
 
-        /** Whether to connect with TLS; on when a bundle is named or the URL is rediss://. */
-        private @Nullable Boolean enabled;
-
-        /** Name of the SSL bundle (spring.ssl.bundle.*) whose trust material, and key material for client certificates, to use; without one the JVM's default trust store is used. */
-        private @Nullable String bundle;
-
-        public @Nullable Boolean getEnabled() {
-            return this.enabled;
-        }
-
-        public void setEnabled(@Nullable Boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public @Nullable String getBundle() {
-            return this.bundle;
-        }
-
-        public void setBundle(@Nullable String bundle) {
-            this.bundle = bundle;
-        }
+    /**
+     * TLS to Redis.
+     * @param enabled Whether to connect with TLS; on when a bundle is named or the URL is rediss://.
+     * @param bundle Name of the SSL bundle (spring.ssl.bundle.*) whose trust material, and key material for client
+     *        certificates, to use; without one the JVM's default trust store is used.
+     */
+    public record Ssl(@Nullable Boolean enabled, @Nullable String bundle) {
     }
 
-    /** Redis Cluster. */
-    public static class Cluster {
-
-        /** Seed nodes of a Redis Cluster, as host:port; any reachable one is enough to discover the others. When set, the Redis template talks to the cluster, and url, host, port and database are ignored (username, password, ssl and client-name apply to every node). */
-        private List<String> nodes = new ArrayList<>();
-
-        /** Most MOVED or ASK redirects a command follows. */
-        private int maxRedirects = 5;
-
-        /** Where reads go: master, master-preferred, replica, replica-preferred, any-replica, any or lowest-latency. Defaults to the masters; a replica may answer with a slightly older value. */
-        private @Nullable String readFrom;
-
-        /** Cluster topology refresh. */
-        @NestedConfigurationProperty
-        private final Refresh refresh = new Refresh();
-
-        public List<String> getNodes() {
-            return this.nodes;
-        }
-
-        public void setNodes(List<String> nodes) {
-            this.nodes = nodes;
-        }
-
-        public int getMaxRedirects() {
-            return this.maxRedirects;
-        }
-
-        public void setMaxRedirects(int maxRedirects) {
-            this.maxRedirects = maxRedirects;
-        }
-
-        public @Nullable String getReadFrom() {
-            return this.readFrom;
-        }
-
-        public void setReadFrom(@Nullable String readFrom) {
-            this.readFrom = readFrom;
-        }
-
-        public Refresh getRefresh() {
-            return this.refresh;
-        }
-
-        /** Each node's own circuit breaker. */
-        @NestedConfigurationProperty
-        private final NodeBreaker nodeBreaker = new NodeBreaker();
-
-        public NodeBreaker getNodeBreaker() {
-            return this.nodeBreaker;
-        }
+    /**
+     * Redis Cluster.
+     * @param nodes Seed nodes of a Redis Cluster, as host:port; any reachable one is enough to discover the others. When
+     *        set, the Redis template talks to the cluster, and url, host, port and database are ignored (username,
+     *        password, ssl and client-name apply to every node).
+     * @param maxRedirects Most MOVED or ASK redirects a command follows.
+     * @param readFrom Where reads go: master, master-preferred, replica, replica-preferred, any-replica, any or
+     *        lowest-latency. Defaults to the masters; a replica may answer with a slightly older value.
+     * @param refresh Cluster topology refresh.
+     * @param nodeBreaker Each node's own circuit breaker.
+     */
+    public record Cluster(@DefaultValue List<String> nodes, @DefaultValue("5") int maxRedirects, @Nullable String readFrom,
+            @DefaultValue Refresh refresh, @DefaultValue NodeBreaker nodeBreaker) {
 
         /** Checks the values; the nodes and read-from are checked where they are turned into Lettuce's. */
         void validate(String prefix) {
             PropertyRules.zeroOrMore(prefix + ".max-redirects", this.maxRedirects, "");
-            PropertyRules.positive(prefix + ".refresh.period", this.refresh.getPeriod());
-            PropertyRules.zeroOrMore(prefix + ".node-breaker.failure-threshold", this.nodeBreaker.getFailureThreshold(),
+            PropertyRules.positive(prefix + ".refresh.period", this.refresh.period());
+            PropertyRules.zeroOrMore(prefix + ".node-breaker.failure-threshold", this.nodeBreaker.failureThreshold(),
                     "no node breakers");
-            PropertyRules.positive(prefix + ".node-breaker.open-duration", this.nodeBreaker.getOpenDuration());
+            PropertyRules.positive(prefix + ".node-breaker.open-duration", this.nodeBreaker.openDuration());
         }
     }
 
-    /** A Redis Cluster node's own circuit breaker: one frozen or dead node costs its own slots' callers a fast failure, not every caller a timeout. */
-    public static class NodeBreaker {
-
-        /** Calls in a row that a node did not answer (timeouts, lost connections) after which calls for its slots fail at once (a miss under on-failure: degrade); 0 turns the node breakers off. */
-        private int failureThreshold = 5;
-
-        /** How long an open node breaker refuses calls before it lets one trial call through. */
-        private Duration openDuration = Duration.ofSeconds(1);
-
-        public int getFailureThreshold() {
-            return this.failureThreshold;
-        }
-
-        public void setFailureThreshold(int failureThreshold) {
-            this.failureThreshold = failureThreshold;
-        }
-
-        public Duration getOpenDuration() {
-            return this.openDuration;
-        }
-
-        public void setOpenDuration(Duration openDuration) {
-            this.openDuration = openDuration;
-        }
+    /**
+     * A Redis Cluster node's own circuit breaker: one frozen or dead node costs its own slots' callers a fast failure,
+     * not every caller a timeout.
+     * @param failureThreshold Calls in a row that a node did not answer (timeouts, lost connections) after which calls
+     *        for its slots fail at once (a miss under on-failure: degrade); 0 turns the node breakers off.
+     * @param openDuration How long an open node breaker refuses calls before it lets one trial call through.
+     */
+    public record NodeBreaker(@DefaultValue("5") int failureThreshold, @DefaultValue("1s") Duration openDuration) {
     }
 
-    /** Redis Cluster topology refresh. */
-    public static class Refresh {
-
-        /** How often the topology is read again, whatever happens. */
-        private Duration period = Duration.ofSeconds(30);
-
-        /** Whether the topology is read again at once (at most once a second) on MOVED or ASK redirects, reconnects (a failed master), unknown nodes and uncovered slots, and checked with another master (at most every 250 ms) when a node does not answer a call. */
-        private boolean adaptive = true;
-
-        public Duration getPeriod() {
-            return this.period;
-        }
-
-        public void setPeriod(Duration period) {
-            this.period = period;
-        }
-
-        public boolean isAdaptive() {
-            return this.adaptive;
-        }
-
-        public void setAdaptive(boolean adaptive) {
-            this.adaptive = adaptive;
-        }
+    /**
+     * Redis Cluster topology refresh.
+     * @param period How often the topology is read again, whatever happens.
+     * @param adaptive Whether the topology is read again at once (at most once a second) on MOVED or ASK redirects,
+     *        reconnects (a failed master), unknown nodes and uncovered slots, and checked with another master (at most
+     *        every 250 ms) when a node does not answer a call.
+     */
+    public record Refresh(@DefaultValue("30s") Duration period, @DefaultValue("true") boolean adaptive) {
     }
 }

@@ -1,133 +1,44 @@
 package io.adaptivecache.autoconfigure;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import io.adaptivecache.near.NearCacheSettings;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
  * Properties of Spring Cache ({@code @Cacheable} and friends) over the cache templates
- * ({@code adaptive-cache.cache}).
+ * ({@code adaptive-cache.cache}). A value, bound through its constructor: nothing changes it once
+ * bound.
+ * @param enabled Whether to provide a CacheManager over the cache templates when caching is enabled.
+ * @param backend Backend of caches not listed under backends. Defaults to redis when its template exists, else
+ *        memcached.
+ * @param backends Backend per cache name, overriding the default backend.
+ * @param defaultTtl Time to live of entries of caches not listed under ttl; zero means no expiry.
+ * @param ttl Time to live per cache name. memcached keeps whole seconds on a once-a-second clock, so there an entry
+ *        with a TTL of n seconds lives n - 1 to n seconds.
+ * @param keyPrefix Prefix of every key, to share a server between applications.
+ * @param serializer How values are serialized.
+ * @param json The JSON serializer's settings.
+ * @param allowNullValues Whether to cache null values.
+ * @param onError What a cache operation does when the backend fails.
+ * @param near The near cache: a local tier (Caffeine) in front of the cache's template.
  */
 @ConfigurationProperties(AdaptiveCacheSpringCacheProperties.PREFIX)
-public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
+public record AdaptiveCacheSpringCacheProperties(@DefaultValue("true") boolean enabled, @Nullable Backend backend,
+        @DefaultValue Map<String, Backend> backends, @DefaultValue("10m") Duration defaultTtl,
+        @DefaultValue Map<String, Duration> ttl, @DefaultValue("") String keyPrefix, @DefaultValue("json") Serializer serializer,
+        @DefaultValue Json json, @DefaultValue("true") boolean allowNullValues, @DefaultValue("degrade") OnError onError,
+        @DefaultValue Near near) implements InitializingBean {
 
     /** The prefix of these properties. */
     public static final String PREFIX = "adaptive-cache.cache";
-
-    /** Whether to provide a CacheManager over the cache templates when caching is enabled. */
-    private boolean enabled = true;
-
-    /** Backend of caches not listed under backends. Defaults to redis when its template exists, else memcached. */
-    private @Nullable Backend backend;
-
-    /** Backend per cache name, overriding the default backend. */
-    private Map<String, Backend> backends = new LinkedHashMap<>();
-
-    /** Time to live of entries of caches not listed under ttl; zero means no expiry. */
-    private Duration defaultTtl = Duration.ofMinutes(10);
-
-    /**
-     * Time to live per cache name. memcached keeps whole seconds on a once-a-second clock, so
-     * there an entry with a TTL of n seconds lives n - 1 to n seconds.
-     */
-    private Map<String, Duration> ttl = new LinkedHashMap<>();
-
-    /** Prefix of every key, to share a server between applications. */
-    private String keyPrefix = "";
-
-    /** How values are serialized. */
-    private Serializer serializer = Serializer.JSON;
-
-    /** Whether to cache null values. */
-    private boolean allowNullValues = true;
-
-    /** What a cache operation does when the backend fails. */
-    private OnError onError = OnError.DEGRADE;
-
-    /** The near cache: a local tier (Caffeine) in front of the cache's template. */
-    private final Near near = new Near();
-
-    public boolean isEnabled() {
-        return this.enabled;
-    }
-
-    public void setEnabled(boolean enabled) {
-        this.enabled = enabled;
-    }
-
-    public @Nullable Backend getBackend() {
-        return this.backend;
-    }
-
-    public void setBackend(@Nullable Backend backend) {
-        this.backend = backend;
-    }
-
-    public Map<String, Backend> getBackends() {
-        return this.backends;
-    }
-
-    public void setBackends(Map<String, Backend> backends) {
-        this.backends = backends;
-    }
-
-    public Duration getDefaultTtl() {
-        return this.defaultTtl;
-    }
-
-    public void setDefaultTtl(Duration defaultTtl) {
-        this.defaultTtl = defaultTtl;
-    }
-
-    public Map<String, Duration> getTtl() {
-        return this.ttl;
-    }
-
-    public void setTtl(Map<String, Duration> ttl) {
-        this.ttl = ttl;
-    }
-
-    public String getKeyPrefix() {
-        return this.keyPrefix;
-    }
-
-    public void setKeyPrefix(String keyPrefix) {
-        this.keyPrefix = keyPrefix;
-    }
-
-    public Serializer getSerializer() {
-        return this.serializer;
-    }
-
-    public void setSerializer(Serializer serializer) {
-        this.serializer = serializer;
-    }
-
-    public boolean isAllowNullValues() {
-        return this.allowNullValues;
-    }
-
-    public void setAllowNullValues(boolean allowNullValues) {
-        this.allowNullValues = allowNullValues;
-    }
-
-    public OnError getOnError() {
-        return this.onError;
-    }
-
-    public void setOnError(OnError onError) {
-        this.onError = onError;
-    }
-
-    public Near getNear() {
-        return this.near;
-    }
 
     /**
      * Checks the bound values once binding is done, unless Spring Cache support is disabled;
@@ -146,6 +57,7 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
         this.ttl.forEach((name, ttl) -> PropertyRules.notNegative(prefix + ".ttl." + name, ttl, "no expiry"));
         PropertyRules.present(prefix + ".serializer", this.serializer, "json or jdk");
         PropertyRules.present(prefix + ".on-error", this.onError, "degrade or rethrow");
+        this.json.validate(prefix + ".json");
         this.near.validate(prefix + ".near");
     }
 
@@ -158,10 +70,10 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
      * @return {@code true} if a near cache may be made on that backend
      */
     public boolean usesNearCacheOn(Backend backend, Backend defaultBackend) {
-        if (this.near.enabled && (defaultBackend == backend || this.backends.containsValue(backend))) {
+        if (this.near.enabled() && (defaultBackend == backend || this.backends.containsValue(backend))) {
             return true;
         }
-        return this.near.caches.entrySet().stream().anyMatch(entry -> Boolean.TRUE.equals(entry.getValue().getEnabled())
+        return this.near.caches().entrySet().stream().anyMatch(entry -> Boolean.TRUE.equals(entry.getValue().enabled())
                 && this.backends.getOrDefault(entry.getKey(), defaultBackend) == backend);
     }
 
@@ -170,116 +82,33 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
      * @return {@code true} if some near cache is enabled
      */
     public boolean usesNearCache() {
-        return this.near.enabled || this.near.caches.values().stream().anyMatch(cache -> Boolean.TRUE.equals(cache.getEnabled()));
+        return this.near.enabled() || this.near.caches().values().stream().anyMatch(cache -> Boolean.TRUE.equals(cache.enabled()));
     }
 
     /**
      * The near cache of every Spring cache, unless overridden under {@code caches.<name>}. Off by
      * default; needs {@code com.github.ben-manes.caffeine:caffeine} on the classpath.
+     * @param enabled Whether Spring caches have a near cache (a local tier in front of the server) unless set per cache.
+     * @param maximumEntries The most entries a cache's local tier holds; maximum-weight holds too.
+     * @param maximumWeight The most bytes (values, keys and a 64-byte overhead per entry) a cache's local tier holds;
+     *        maximum-entries holds too, so that a few large values cannot fill the heap.
+     * @param timeToLive The longest a local copy lives. With Redis, a copy is dropped as soon as the server reports
+     *        the key changed; this caps how long a copy can outlive its key's own expiry on the server.
+     * @param maxStaleness memcached only, which sends no invalidations: the longest a local copy lives, and so how
+     *        long a write by another instance may go unseen (the staleness bound). Keep it short.
+     * @param heartbeatInterval Redis: how often the invalidation connection is pinged. Interval plus timeout is the
+     *        staleness bound, the longest a near cache serves locally without proof that invalidations arrive.
+     * @param heartbeatTimeout Redis: how long a ping on the invalidation connection may take before the connection
+     *        counts as lost.
+     * @param caches Near cache settings per cache name; what a cache leaves unset comes from the defaults above.
      */
-    public static class Near {
-
-        /** Whether Spring caches have a near cache (a local tier in front of the server) unless set per cache. */
-        private boolean enabled;
-
-        /** The most entries a cache's local tier holds; maximum-weight holds too. */
-        // Literals, not NearCacheSettings' constants, so that the metadata shows the defaults (NearCacheBoundPropertiesTests
-        // holds them equal).
-        private long maximumEntries = 10_000;
-
-        /**
-         * The most bytes (values, keys and a 64-byte overhead per entry) a cache's local tier holds;
-         * maximum-entries holds too, so that a few large values cannot fill the heap.
-         */
-        private DataSize maximumWeight = DataSize.ofMegabytes(64);
-
-        /**
-         * The longest a local copy lives. With Redis, a copy is dropped as soon as the server reports
-         * the key changed; this caps how long a copy can outlive its key's own expiry on the server.
-         */
-        private Duration timeToLive = Duration.ofMinutes(5);
-
-        /**
-         * memcached only, which sends no invalidations: the longest a local copy lives, and so how
-         * long a write by another instance may go unseen (the staleness bound). Keep it short.
-         */
-        private Duration maxStaleness = Duration.ofSeconds(1);
-
-        /**
-         * Redis: how often the invalidation connection is pinged. Interval plus timeout is the staleness
-         * bound, the longest a near cache serves locally without proof that invalidations arrive.
-         */
-        private Duration heartbeatInterval = Duration.ofMillis(500);
-
-        /** Redis: how long a ping on the invalidation connection may take before the connection counts as lost. */
-        private Duration heartbeatTimeout = Duration.ofMillis(500);
-
-        /** Near cache settings per cache name; what a cache leaves unset comes from the defaults above. */
-        private Map<String, NearCache> caches = new LinkedHashMap<>();
-
-        public boolean isEnabled() {
-            return this.enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public long getMaximumEntries() {
-            return this.maximumEntries;
-        }
-
-        public void setMaximumEntries(long maximumEntries) {
-            this.maximumEntries = maximumEntries;
-        }
-
-        public DataSize getMaximumWeight() {
-            return this.maximumWeight;
-        }
-
-        public void setMaximumWeight(DataSize maximumWeight) {
-            this.maximumWeight = maximumWeight;
-        }
-
-        public Duration getTimeToLive() {
-            return this.timeToLive;
-        }
-
-        public void setTimeToLive(Duration timeToLive) {
-            this.timeToLive = timeToLive;
-        }
-
-        public Duration getMaxStaleness() {
-            return this.maxStaleness;
-        }
-
-        public void setMaxStaleness(Duration maxStaleness) {
-            this.maxStaleness = maxStaleness;
-        }
-
-        public Duration getHeartbeatInterval() {
-            return this.heartbeatInterval;
-        }
-
-        public void setHeartbeatInterval(Duration heartbeatInterval) {
-            this.heartbeatInterval = heartbeatInterval;
-        }
-
-        public Duration getHeartbeatTimeout() {
-            return this.heartbeatTimeout;
-        }
-
-        public void setHeartbeatTimeout(Duration heartbeatTimeout) {
-            this.heartbeatTimeout = heartbeatTimeout;
-        }
-
-        public Map<String, NearCache> getCaches() {
-            return this.caches;
-        }
-
-        public void setCaches(Map<String, NearCache> caches) {
-            this.caches = caches;
-        }
+    public record Near(boolean enabled,
+            // Literals, not NearCacheSettings' constants, so that the metadata shows the defaults (NearCacheBoundPropertiesTests
+            // holds them equal).
+            @DefaultValue("10000") long maximumEntries, @DefaultValue("64MB") DataSize maximumWeight,
+            @DefaultValue("5m") Duration timeToLive, @DefaultValue("1s") Duration maxStaleness,
+            @DefaultValue("500ms") Duration heartbeatInterval, @DefaultValue("500ms") Duration heartbeatTimeout,
+            @DefaultValue Map<String, NearCache> caches) {
 
         /**
          * Whether a cache has a near cache.
@@ -288,7 +117,7 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
          */
         public boolean enabledFor(String cacheName) {
             NearCache cache = this.caches.get(cacheName);
-            return cache != null && cache.getEnabled() != null ? cache.getEnabled() : this.enabled;
+            return cache != null && cache.enabled() != null ? cache.enabled() : this.enabled;
         }
 
         /**
@@ -298,12 +127,12 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
          * @return the settings
          */
         public NearCacheSettings settingsFor(String cacheName, String keyPrefix) {
-            NearCache cache = this.caches.getOrDefault(cacheName, new NearCache());
+            NearCache cache = this.caches.getOrDefault(cacheName, NearCache.UNSET);
             NearCacheSettings.Builder settings = NearCacheSettings.builder().name(cacheName).keyPrefixes(keyPrefix)
-                    .timeToLive(cache.getTimeToLive() != null ? cache.getTimeToLive() : this.timeToLive);
+                    .timeToLive(cache.timeToLive() != null ? cache.timeToLive() : this.timeToLive);
             // Both bounds hold; each a cache leaves unset comes from the defaults.
-            settings.maximumEntries(cache.getMaximumEntries() != null ? cache.getMaximumEntries() : this.maximumEntries);
-            settings.maximumWeight((cache.getMaximumWeight() != null ? cache.getMaximumWeight() : this.maximumWeight).toBytes());
+            settings.maximumEntries(cache.maximumEntries() != null ? cache.maximumEntries() : this.maximumEntries);
+            settings.maximumWeight((cache.maximumWeight() != null ? cache.maximumWeight() : this.maximumWeight).toBytes());
             return settings.build();
         }
 
@@ -314,7 +143,7 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
          */
         public Duration maxStalenessFor(String cacheName) {
             NearCache cache = this.caches.get(cacheName);
-            return cache != null && cache.getMaxStaleness() != null ? cache.getMaxStaleness() : this.maxStaleness;
+            return cache != null && cache.maxStaleness() != null ? cache.maxStaleness() : this.maxStaleness;
         }
 
         void validate(String prefix) {
@@ -330,15 +159,15 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
             PropertyRules.positive(prefix + ".heartbeat-timeout", this.heartbeatTimeout);
             this.caches.forEach((name, cache) -> {
                 String own = prefix + ".caches." + name;
-                if (cache.getMaximumEntries() != null) {
-                    PropertyRules.atLeast(own + ".maximum-entries", cache.getMaximumEntries(), 1);
+                if (cache.maximumEntries() != null) {
+                    PropertyRules.atLeast(own + ".maximum-entries", cache.maximumEntries(), 1);
                 }
-                weight(own + ".maximum-weight", cache.getMaximumWeight());
-                if (cache.getTimeToLive() != null) {
-                    PropertyRules.positive(own + ".time-to-live", cache.getTimeToLive());
+                weight(own + ".maximum-weight", cache.maximumWeight());
+                if (cache.timeToLive() != null) {
+                    PropertyRules.positive(own + ".time-to-live", cache.timeToLive());
                 }
-                if (cache.getMaxStaleness() != null) {
-                    PropertyRules.positive(own + ".max-staleness", cache.getMaxStaleness());
+                if (cache.maxStaleness() != null) {
+                    PropertyRules.positive(own + ".max-staleness", cache.maxStaleness());
                 }
             });
         }
@@ -350,64 +179,45 @@ public class AdaptiveCacheSpringCacheProperties implements InitializingBean {
         }
     }
 
-    /** One cache's near cache; what is unset comes from the defaults. */
-    public static class NearCache {
+    /**
+     * The JSON serializer: which classes a cached value may name.
+     * @param allowedPackages Packages (with their subpackages) whose classes a cached value may name, besides the
+     *        application's own (those of @SpringBootApplication) and the JDK's basic value and collection classes. A
+     *        stored value naming any other class is read as a miss, never built.
+     */
+    public record Json(@DefaultValue List<String> allowedPackages) {
 
-        /** Whether this cache has a near cache; unset follows near.enabled. */
-        private @Nullable Boolean enabled;
+        private static final String IDENTIFIER = "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*";
 
-        /** The most entries this cache's local tier holds; its maximum-weight holds too. */
-        private @Nullable Long maximumEntries;
-
-        /** The most bytes this cache's local tier holds; its maximum-entries holds too. */
-        private @Nullable DataSize maximumWeight;
-
-        /** The longest a local copy of this cache lives. */
-        private @Nullable Duration timeToLive;
-
-        /** memcached only: this cache's staleness bound, the longest a local copy lives. */
-        private @Nullable Duration maxStaleness;
-
-        public @Nullable Boolean getEnabled() {
-            return this.enabled;
-        }
-
-        public void setEnabled(@Nullable Boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public @Nullable Long getMaximumEntries() {
-            return this.maximumEntries;
-        }
-
-        public void setMaximumEntries(@Nullable Long maximumEntries) {
-            this.maximumEntries = maximumEntries;
-        }
-
-        public @Nullable DataSize getMaximumWeight() {
-            return this.maximumWeight;
-        }
-
-        public void setMaximumWeight(@Nullable DataSize maximumWeight) {
-            this.maximumWeight = maximumWeight;
-        }
-
-        public @Nullable Duration getTimeToLive() {
-            return this.timeToLive;
-        }
-
-        public void setTimeToLive(@Nullable Duration timeToLive) {
-            this.timeToLive = timeToLive;
-        }
-
-        public @Nullable Duration getMaxStaleness() {
-            return this.maxStaleness;
-        }
-
-        public void setMaxStaleness(@Nullable Duration maxStaleness) {
-            this.maxStaleness = maxStaleness;
+        private static final Pattern PACKAGE_NAME = Pattern.compile(IDENTIFIER + "(\\." + IDENTIFIER + ")*");
+        void validate(String prefix) {
+            for (int i = 0; i < this.allowedPackages.size(); i++) {
+                String name = this.allowedPackages.get(i);
+                if (name == null || !PACKAGE_NAME.matcher(name).matches()) {
+                    throw new InvalidAdaptiveCachePropertyException(prefix + ".allowed-packages[" + i + "]", name,
+                            "it must be a package name, such as com.example.catalog (its subpackages are allowed too;"
+                                    + " no wildcards)");
+                }
+            }
         }
     }
+
+    /**
+     * One cache's near cache; what is unset ({@code null}) comes from the defaults. A value, bound
+     * through its constructor: nothing changes it once bound.
+     * @param enabled whether this cache has a near cache; unset follows near.enabled
+     * @param maximumEntries the most entries this cache's local tier holds; its maximum-weight holds too
+     * @param maximumWeight the most bytes this cache's local tier holds; its maximum-entries holds too
+     * @param timeToLive the longest a local copy of this cache lives
+     * @param maxStaleness memcached only: this cache's staleness bound, the longest a local copy lives
+     */
+    public record NearCache(@Nullable Boolean enabled, @Nullable Long maximumEntries, @Nullable DataSize maximumWeight,
+            @Nullable Duration timeToLive, @Nullable Duration maxStaleness) {
+
+        /** A cache with nothing of its own: every setting comes from the defaults. */
+        static final NearCache UNSET = new NearCache(null, null, null, null, null);
+    }
+
     /** Which backend a Spring cache stores its entries in. */
     public enum Backend {
 

@@ -1,40 +1,46 @@
 package io.adaptivecache.autoconfigure;
 
 import java.time.Clock;
-import java.util.Collection;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.adaptivecache.adaptive.AdaptiveMode;
-import io.adaptivecache.adaptive.StrategyPolicy;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
 import io.adaptivecache.adaptive.SwitchListener;
+import io.adaptivecache.adaptive.SwitcherOptions;
+import io.adaptivecache.adaptive.SwitcherRegistry;
 import io.adaptivecache.management.CacheTemplateManagement;
+import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * The adaptive switcher of every managed cache template, by template name ({@code redis},
- * {@code memcached}, and the names of the application's own template beans). Switchers are
- * created when the templates start and stopped with them; each switch is published as a
- * {@link CacheStrategySwitchedEvent} and passed to the listeners added here (metrics). The
- * Actuator endpoint and health indicators read it as {@link StrategySwitchers}.
+ * {@code memcached}, and the names of the application's own template beans): the
+ * {@link StrategySwitchers} the Actuator endpoint, health indicators and meters read. The
+ * auto-configured templates are built with the {@link SwitcherOptions} their properties resolve to
+ * ({@link #options}) and register their switchers here themselves when they start; a template bean
+ * of the application's own that was built without options gets one from here once it has started
+ * ({@link #startForeign}), made the same way. Each switch is published as a
+ * {@link CacheStrategySwitchedEvent} and passed to the listeners added here (metrics), whenever
+ * they were added.
  * Each switcher asks the policy of the first {@link StrategyPolicyProvider} that answers for its
  * template, else the default {@link io.adaptivecache.adaptive.ThresholdStrategyPolicy} set by the
  * template's {@code adaptive} properties and the {@link StrategyPolicyCustomizer}s.
  */
-public class AdaptiveCacheSwitchers implements StrategySwitchers {
+public class AdaptiveCacheSwitchers extends SwitcherRegistry {
 
     private final Map<String, AdaptiveCacheTemplateProperties> sections = new LinkedHashMap<>();
     private final StrategyPolicies policies;
     private final ApplicationEventPublisher events;
-    private final Map<String, StrategySwitcher> switchers = Collections.synchronizedMap(new LinkedHashMap<>());
     private final List<SwitchListener> listeners = new CopyOnWriteArrayList<>();
+    // The switchers made here for templates built without options: closed by stopForeign(), the others by their templates.
+    private final List<StrategySwitcher> foreign = new ArrayList<>();
 
     /**
      * Creates the registry, whose switchers ask the default policy as the properties set it.
@@ -61,7 +67,8 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
     }
 
     /**
-     * Adds a listener to every switcher's switches.
+     * Adds a listener to every switcher's switches, those already running too: every switcher
+     * made with {@link #options} tells this registry, which tells the listeners it has then.
      * @param listener the listener
      */
     public void addListener(SwitchListener listener) {
@@ -69,41 +76,48 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
     }
 
     /**
-     * The switcher of a template.
-     * @param name the template's name
-     * @return the switcher, or {@code null} if there is none
+     * How the switcher of a template with these settings is made: with the settings' mode,
+     * window, pin and history, the policy {@link StrategyPolicies} chooses (made when the template
+     * starts, once it is known whether its POOLED connections block), publishing every switch here.
+     * @param settings the template's resolved settings
+     * @return the options
      */
-    @Override
-    public @Nullable StrategySwitcher get(String name) {
-        return this.switchers.get(name);
+    SwitcherOptions options(TemplateSettings settings) {
+        return new SwitcherOptions((pooledConnectionsBlock, connectionLimit) -> this.policies.policyFor(settings, pooledConnectionsBlock),
+                settings.mode(), settings.window(), settings.pinned(), settings.historyWindows(), this::publish, System::nanoTime,
+                Clock.systemUTC());
     }
 
     /**
-     * Every switcher.
-     * @return the switchers, in template order
+     * Gives a started template a switcher, unless it has one: one it made itself (built with options, such as every
+     * auto-configured template) or one made here before. The switcher is configured by the settings of the properties
+     * section that names the template, else by the defaults ({@link TemplateSettings#unconfigured}): a template of the
+     * application's own then starts on the strategy it was built with and the policy moves it from there, as the
+     * properties' default ({@code strategy.type: adaptive}) does for the auto-configured templates.
+     * @param template a started template
      */
-    @Override
-    public Collection<StrategySwitcher> all() {
-        synchronized (this.switchers) {
-            return List.copyOf(this.switchers.values());
+    void startForeign(CacheTemplateManagement template) {
+        if (get(template.name()) != null || AbstractCacheTemplateBuilder.hasOwnSwitcher(template)) {
+            return;
+        }
+        TemplateSettings settings = settingsOf(template.name());
+        StrategySwitcher switcher = start(options(settings), template, settings.connectionLimit());
+        synchronized (this.foreign) {
+            this.foreign.add(switcher);
         }
     }
 
-    /**
-     * Creates and starts the switcher of a started template, configured by the settings its own
-     * properties section resolved to ({@link TemplateSettings}, the ones its builder took), with the
-     * policy {@link StrategyPolicies} chooses. A template of the application's own, which no
-     * section configures, gets the default adaptive settings: it starts on the strategy it was built
-     * with and the policy moves it from there, as the properties' default
-     * ({@code strategy.type: adaptive}) does for the auto-configured templates.
-     */
-    void start(CacheTemplateManagement template) {
-        TemplateSettings settings = settingsOf(template.name());
-        StrategyPolicy policy = this.policies.policyFor(settings, template.stats().pooledConnectionsBlock());
-        StrategySwitcher switcher = new StrategySwitcher(template, policy, settings.window(), settings.mode(), settings.pinned(),
-                System::nanoTime, Clock.systemUTC(), this::publish, settings.connectionLimit(), settings.historyWindows());
-        this.switchers.put(template.name(), switcher);
-        switcher.start();
+    /** Closes and removes the switchers made by {@link #startForeign}; a template built with options closes its own. */
+    void stopForeign() {
+        List<StrategySwitcher> made;
+        synchronized (this.foreign) {
+            made = List.copyOf(this.foreign);
+            this.foreign.clear();
+        }
+        made.forEach(switcher -> {
+            switcher.close();
+            unregister(switcher);
+        });
     }
 
     /**
@@ -129,11 +143,6 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
         return settingsOf(name).connectionLimitProperty();
     }
 
-    void stopAll() {
-        all().forEach(StrategySwitcher::close);
-        this.switchers.clear();
-    }
-
     private void publish(SwitchEvent event) {
         this.listeners.forEach(listener -> listener.onSwitch(event));
         this.events.publishEvent(new CacheStrategySwitchedEvent(this, event));
@@ -141,7 +150,7 @@ public class AdaptiveCacheSwitchers implements StrategySwitchers {
 
     /** The windows {@code history} covers (checked, with {@code window}, when the properties were bound). */
     static int historyWindows(AdaptiveCacheTemplateProperties.Adaptive adaptive) {
-        return StrategySwitcher.historyWindows(adaptive.getHistory(), adaptive.getWindow());
+        return StrategySwitcher.historyWindows(adaptive.history(), adaptive.window());
     }
 
     /** For tests and tools: whether a template's switcher is in the given mode. */

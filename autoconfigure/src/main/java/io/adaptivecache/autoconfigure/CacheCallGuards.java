@@ -13,11 +13,11 @@ public interface CacheCallGuards {
     /** Used when Resilience4j is absent: no guard, and a clear error if retry or bulkhead was asked for. */
     CacheCallGuards WITHOUT_RESILIENCE4J = (template, prefix, settings) -> {
         AdaptiveCacheTemplateProperties.Resilience resilience = settings.getResilience();
-        if (resilience.getRetry().isEnabled()) {
+        if (resilience.retry().enabled()) {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".resilience.retry.enabled", true,
                     "it needs io.github.resilience4j:resilience4j-retry (and -circuitbreaker, -bulkhead) on the classpath");
         }
-        if (resilience.getBulkhead().isEnabled()) {
+        if (resilience.bulkhead().enabled()) {
             throw new InvalidAdaptiveCachePropertyException(prefix + ".resilience.bulkhead.enabled", true,
                     "it needs io.github.resilience4j:resilience4j-bulkhead (and -circuitbreaker, -retry) on the classpath");
         }

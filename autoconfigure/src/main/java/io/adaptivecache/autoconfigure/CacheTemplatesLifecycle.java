@@ -2,6 +2,7 @@ package io.adaptivecache.autoconfigure;
 
 import java.util.List;
 
+import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import org.springframework.beans.factory.ObjectProvider;
@@ -9,9 +10,13 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Opens every {@link ManagedCacheTemplate} bean's connections when the context starts (not
- * when the bean is created, so building the context does no I/O) and drains and closes them
- * when it stops, starting and stopping each template's adaptive switcher with it: the
- * auto-configured templates and the application's own alike ({@link CacheTemplateBeans}). Its
+ * when the bean is created, so building the context does no I/O of its own; only a Spring Data
+ * Redis command sent meanwhile starts the Redis template earlier, through the Spring Data
+ * connection factory, as Spring Data's own factory connects on first use) and drains and closes them
+ * when it stops: the auto-configured templates and the application's own alike
+ * ({@link CacheTemplateBeans}). A template built with switcher options starts and closes its
+ * adaptive switcher itself; one of the application's own built without them is given one by
+ * {@link AdaptiveCacheSwitchers} once it has started, stopped before the templates close. Its
  * phase is lower than the web server's, so the caches are up before requests arrive and close
  * only after the web server's graceful shutdown has let requests finish.
  */
@@ -22,25 +27,47 @@ public class CacheTemplatesLifecycle implements SmartLifecycle {
 
     private final ObjectProvider<CacheTemplate> templates;
     private final AdaptiveCacheSwitchers switchers;
+    private final TemplateServerSources sources;
     private volatile boolean running;
 
     /**
      * Creates the lifecycle.
      * @param templates the template beans, read when the context starts; the managed ones are started
-     * @param switchers where each template's adaptive switcher is started once the template is
+     * @param switchers gives a switcher to each template that does not make its own, once it has started
      */
     public CacheTemplatesLifecycle(ObjectProvider<CacheTemplate> templates, AdaptiveCacheSwitchers switchers) {
+        this(templates, switchers, new TemplateServerSources());
+    }
+
+    /**
+     * The auto-configuration's lifecycle, whose failed starts name where the template's server came from.
+     * @param templates the template beans, read when the context starts; the managed ones are started
+     * @param switchers gives a switcher to each template that does not make its own, once it has started
+     * @param sources where the auto-configured templates' servers came from
+     */
+    CacheTemplatesLifecycle(ObjectProvider<CacheTemplate> templates, AdaptiveCacheSwitchers switchers, TemplateServerSources sources) {
         this.templates = templates;
         this.switchers = switchers;
+        this.sources = sources;
     }
 
     @Override
     public void start() {
         for (ManagedCacheTemplate template : current()) {
-            if (!template.stats().running()) {
-                template.start();
+            // Under the template's monitor: the Spring Data connection factory may start it too, on a command sent while
+            // the context was built, and a second start would fail.
+            synchronized (template) {
+                if (!template.stats().running()) {
+                    try {
+                        template.start();
+                    }
+                    catch (CacheConnectionException ex) {
+                        // Carries where the server came from to the failure analysis, which runs once these beans are gone.
+                        throw this.sources.startFailure(template, ex);
+                    }
+                }
             }
-            this.switchers.start(template);
+            this.switchers.startForeign(template);
         }
         this.running = true;
     }
@@ -48,7 +75,7 @@ public class CacheTemplatesLifecycle implements SmartLifecycle {
     @Override
     public void stop() {
         this.running = false;
-        this.switchers.stopAll();
+        this.switchers.stopForeign();
         current().forEach(ManagedCacheTemplate::close);
     }
 

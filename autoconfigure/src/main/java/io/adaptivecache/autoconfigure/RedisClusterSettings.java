@@ -24,12 +24,12 @@ final class RedisClusterSettings {
         AdaptiveCacheRedisProperties.Cluster cluster = redis.getCluster();
         RedisClusterCacheTemplates.Builder builder = RedisClusterCacheTemplates.builder().nodeUris(connection.clusterNodes());
         builder.maxRedirects(connection.maxRedirects());
-        builder.topologyRefreshPeriod(cluster.getRefresh().getPeriod());
-        builder.adaptiveTopologyRefresh(cluster.getRefresh().isAdaptive());
-        AdaptiveCacheRedisProperties.NodeBreaker nodeBreaker = cluster.getNodeBreaker();
-        builder.nodeBreaker(new NodeBreaker.Settings(nodeBreaker.getFailureThreshold(), nodeBreaker.getOpenDuration()));
-        if (cluster.getReadFrom() != null) {
-            builder.readFrom(readFrom(cluster.getReadFrom()));
+        builder.topologyRefreshPeriod(cluster.refresh().period());
+        builder.adaptiveTopologyRefresh(cluster.refresh().adaptive());
+        AdaptiveCacheRedisProperties.NodeBreaker nodeBreaker = cluster.nodeBreaker();
+        builder.nodeBreaker(new NodeBreaker.Settings(nodeBreaker.failureThreshold(), nodeBreaker.openDuration()));
+        if (cluster.readFrom() != null) {
+            builder.readFrom(readFrom(cluster.readFrom()));
         }
         return builder;
     }

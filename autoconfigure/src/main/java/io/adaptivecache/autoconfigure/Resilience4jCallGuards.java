@@ -16,87 +16,84 @@ import org.jspecify.annotations.Nullable;
  * registry (from resilience4j-spring-boot, say) is used as configured there; otherwise one is
  * made from {@code adaptive-cache.<backend>.resilience.*} in the application's registry when
  * there is one (so the application's Resilience4j meters and endpoints show it), else in a
- * registry of this class, whose instances {@link #ownRegistries} exposes for metrics.
+ * registry of this class, whose instances {@link #registries} exposes for metrics.
  */
 final class Resilience4jCallGuards implements CacheCallGuards {
 
-    private final CircuitBreakerRegistry circuitBreakers;
-    private final RetryRegistry retries;
-    private final BulkheadRegistry bulkheads;
-    private final boolean ownRegistries;
+    private final Registries registries;
 
     Resilience4jCallGuards(@Nullable CircuitBreakerRegistry circuitBreakers, @Nullable RetryRegistry retries,
             @Nullable BulkheadRegistry bulkheads) {
-        this.ownRegistries = circuitBreakers == null;
-        this.circuitBreakers = circuitBreakers != null ? circuitBreakers : CircuitBreakerRegistry.ofDefaults();
-        this.retries = retries != null ? retries : RetryRegistry.ofDefaults();
-        this.bulkheads = bulkheads != null ? bulkheads : BulkheadRegistry.ofDefaults();
+        this.registries = new Registries(circuitBreakers != null ? circuitBreakers : CircuitBreakerRegistry.ofDefaults(),
+                retries != null ? retries : RetryRegistry.ofDefaults(), bulkheads != null ? bulkheads : BulkheadRegistry.ofDefaults(),
+                circuitBreakers == null);
     }
 
-    /** Whether the registries are this class's own rather than the application's. */
-    boolean ownRegistries() {
-        return this.ownRegistries;
+    /** The registries the guards are found or made in. */
+    Registries registries() {
+        return this.registries;
     }
 
-    CircuitBreakerRegistry circuitBreakers() {
-        return this.circuitBreakers;
-    }
-
-    RetryRegistry retries() {
-        return this.retries;
-    }
-
-    BulkheadRegistry bulkheads() {
-        return this.bulkheads;
+    /**
+     * Where the guards are found or made.
+     * @param circuitBreakers the circuit breakers' registry
+     * @param retries the retries' registry
+     * @param bulkheads the bulkheads' registry
+     * @param own whether the registries are this class's own rather than the application's
+     */
+    record Registries(CircuitBreakerRegistry circuitBreakers, RetryRegistry retries, BulkheadRegistry bulkheads, boolean own) {
     }
 
     @Override
     public CallGuard forTemplate(String template, String prefix, AdaptiveCacheTemplateProperties settings) {
         AdaptiveCacheTemplateProperties.Resilience resilience = settings.getResilience();
         String defaultName = "adaptive-cache-" + template;
-        AdaptiveCacheTemplateProperties.CircuitBreaker breakerProperties = resilience.getCircuitBreaker();
-        boolean anyEnabled = breakerProperties.isEnabled() || resilience.getRetry().isEnabled()
-                || resilience.getBulkhead().isEnabled();
+        AdaptiveCacheTemplateProperties.CircuitBreaker breakerProperties = resilience.circuitBreaker();
+        boolean anyEnabled = breakerProperties.enabled() || resilience.retry().enabled()
+                || resilience.bulkhead().enabled();
         if (!anyEnabled) {
             return CallGuard.NONE;
         }
         CircuitBreaker breaker = circuitBreaker(breakerProperties, defaultName);
-        if (!breakerProperties.isEnabled()) {
+        if (!breakerProperties.enabled()) {
             // Retry or bulkhead without a breaker: the guard still asks one, which lets everything through.
             breaker.transitionToDisabledState();
         }
-        Retry retry = resilience.getRetry().isEnabled() ? retry(resilience.getRetry(), defaultName) : null;
-        Bulkhead bulkhead = resilience.getBulkhead().isEnabled()
-                ? bulkhead(resilience.getBulkhead(), defaultName) : null;
+        Retry retry = resilience.retry().enabled() ? retry(resilience.retry(), defaultName) : null;
+        Bulkhead bulkhead = resilience.bulkhead().enabled()
+                ? bulkhead(resilience.bulkhead(), defaultName) : null;
         return Resilience4jCallGuard.of(breaker, retry, bulkhead);
     }
 
     // The values were checked when the properties were bound.
     private CircuitBreaker circuitBreaker(AdaptiveCacheTemplateProperties.CircuitBreaker properties, String defaultName) {
-        String name = properties.getName() != null ? properties.getName() : defaultName;
-        if (!properties.isEnabled()) {
+        String name = properties.name() != null ? properties.name() : defaultName;
+        if (!properties.enabled()) {
             return CircuitBreaker.of(name + "-disabled", CircuitBreakerConfig.ofDefaults());
         }
-        return this.circuitBreakers.find(name).orElseGet(() -> this.circuitBreakers.circuitBreaker(name,
-                Resilience4jCallGuard.circuitBreakerDefaults(properties.getWaitDurationInOpenState())
-                        .failureRateThreshold(properties.getFailureRateThreshold())
-                        .slowCallRateThreshold(properties.getSlowCallRateThreshold())
-                        .slowCallDurationThreshold(properties.getSlowCallDurationThreshold())
-                        .slidingWindowSize(properties.getSlidingWindowSize())
-                        .minimumNumberOfCalls(properties.getMinimumNumberOfCalls())
-                        .permittedNumberOfCallsInHalfOpenState(properties.getPermittedNumberOfCallsInHalfOpenState())
+        CircuitBreakerRegistry registry = this.registries.circuitBreakers();
+        return registry.find(name).orElseGet(() -> registry.circuitBreaker(name,
+                Resilience4jCallGuard.circuitBreakerDefaults(properties.waitDurationInOpenState())
+                        .failureRateThreshold(properties.failureRateThreshold())
+                        .slowCallRateThreshold(properties.slowCallRateThreshold())
+                        .slowCallDurationThreshold(properties.slowCallDurationThreshold())
+                        .slidingWindowSize(properties.slidingWindowSize())
+                        .minimumNumberOfCalls(properties.minimumNumberOfCalls())
+                        .permittedNumberOfCallsInHalfOpenState(properties.permittedNumberOfCallsInHalfOpenState())
                         .build()));
     }
 
     private Retry retry(AdaptiveCacheTemplateProperties.Retry properties, String defaultName) {
-        String name = properties.getName() != null ? properties.getName() : defaultName;
-        return this.retries.find(name).orElseGet(() -> this.retries.retry(name,
-                Resilience4jCallGuard.readRetryDefaults(properties.getWaitDuration()).maxAttempts(properties.getMaxAttempts()).build()));
+        String name = properties.name() != null ? properties.name() : defaultName;
+        RetryRegistry registry = this.registries.retries();
+        return registry.find(name).orElseGet(() -> registry.retry(name,
+                Resilience4jCallGuard.readRetryDefaults(properties.waitDuration()).maxAttempts(properties.maxAttempts()).build()));
     }
 
     private Bulkhead bulkhead(AdaptiveCacheTemplateProperties.Bulkhead properties, String defaultName) {
-        String name = properties.getName() != null ? properties.getName() : defaultName;
-        return this.bulkheads.find(name).orElseGet(() -> this.bulkheads.bulkhead(name, Resilience4jCallGuard.bulkheadDefaults()
-                .maxConcurrentCalls(properties.getMaxConcurrentCalls()).maxWaitDuration(properties.getMaxWaitDuration()).build()));
+        String name = properties.name() != null ? properties.name() : defaultName;
+        BulkheadRegistry registry = this.registries.bulkheads();
+        return registry.find(name).orElseGet(() -> registry.bulkhead(name, Resilience4jCallGuard.bulkheadDefaults()
+                .maxConcurrentCalls(properties.maxConcurrentCalls()).maxWaitDuration(properties.maxWaitDuration()).build()));
     }
 }

@@ -43,10 +43,11 @@ class ResilienceConfiguration {
         MeterBinder adaptiveCacheResilienceMeterBinder(ObjectProvider<Resilience4jCallGuards> resilience4jGuards) {
             // An application's own CacheCallGuards replaces the Resilience4j ones: then there is nothing of ours to bind.
             return registry -> resilience4jGuards.ifAvailable(guards -> {
-                if (guards.ownRegistries()) {
-                    TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(guards.circuitBreakers()).bindTo(registry);
-                    TaggedRetryMetrics.ofRetryRegistry(guards.retries()).bindTo(registry);
-                    TaggedBulkheadMetrics.ofBulkheadRegistry(guards.bulkheads()).bindTo(registry);
+                Resilience4jCallGuards.Registries registries = guards.registries();
+                if (registries.own()) {
+                    TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(registries.circuitBreakers()).bindTo(registry);
+                    TaggedRetryMetrics.ofRetryRegistry(registries.retries()).bindTo(registry);
+                    TaggedBulkheadMetrics.ofBulkheadRegistry(registries.bulkheads()).bindTo(registry);
                 }
             });
         }

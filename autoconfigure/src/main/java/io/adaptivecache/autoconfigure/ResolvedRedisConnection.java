@@ -33,6 +33,11 @@ import org.springframework.boot.ssl.SslBundles;
  * {@code spring.data.redis.cluster.nodes}) makes the template a cluster's, whose nodes take the
  * username, password, TLS and client name. An SSL bundle turns TLS on. The bundle itself is looked
  * up only when a connection is configured with it, as Spring Boot's own Lettuce configuration does.
+ * Between the two sets of properties comes a Spring Boot {@code DataRedisConnectionDetails} bean
+ * ({@code @ServiceConnection}, Docker Compose, or the application's own; read by
+ * {@link DataRedisConnectionDetailsReader}), which gives its SSL bundle as an object rather than a
+ * name. Redis Sentinel is refused wherever it is asked for: the template would otherwise reach
+ * some other server.
  * Outside this package the value is only passed along: it carries credentials, so nothing here
  * prints or exposes them.
  */
@@ -47,16 +52,53 @@ public final class ResolvedRedisConnection {
     private final @Nullable RedisURI standaloneUri;
     private final List<RedisURI> clusterNodes;
     private final int maxRedirects;
+    // At most one of these is set: a bundle named in the properties (looked up when used), or one a connection details bean gave.
     private final @Nullable String sslBundle;
+    private final @Nullable SslBundle sslBundleObject;
     private final String credentialsSource;
+    private final String source;
+    private final boolean fromConnectionDetails;
 
     private ResolvedRedisConnection(@Nullable RedisURI standaloneUri, List<RedisURI> clusterNodes, int maxRedirects,
-            @Nullable String sslBundle, String credentialsSource) {
+            @Nullable String sslBundle, String credentialsSource, String source) {
+        this(standaloneUri, clusterNodes, maxRedirects, sslBundle, null, credentialsSource, source, false);
+    }
+
+    private ResolvedRedisConnection(@Nullable RedisURI standaloneUri, List<RedisURI> clusterNodes, int maxRedirects,
+            @Nullable String sslBundle, @Nullable SslBundle sslBundleObject, String credentialsSource, String source,
+            boolean fromConnectionDetails) {
         this.standaloneUri = standaloneUri;
         this.clusterNodes = List.copyOf(clusterNodes);
         this.maxRedirects = maxRedirects;
         this.sslBundle = sslBundle;
+        this.sslBundleObject = sslBundleObject;
         this.credentialsSource = credentialsSource;
+        this.source = source;
+        this.fromConnectionDetails = fromConnectionDetails;
+    }
+
+    /**
+     * The connection a Spring Boot connection details bean describes: a standalone server or a
+     * cluster's seed nodes, whose credentials, TLS and SSL bundle came from the bean.
+     * @param standaloneUri the server, or {@code null} for a cluster
+     * @param clusterNodes the cluster's seed nodes, empty for a standalone server
+     * @param sslBundle the bean's SSL bundle, or {@code null}
+     * @param source names the bean, for the startup line and the messages
+     */
+    static ResolvedRedisConnection fromDetails(@Nullable RedisURI standaloneUri, List<RedisURI> clusterNodes,
+            @Nullable SslBundle sslBundle, int maxRedirects, String source) {
+        return new ResolvedRedisConnection(standaloneUri, clusterNodes, maxRedirects, null, sslBundle,
+                "the credentials of " + source, source, true);
+    }
+
+    /**
+     * Why Sentinel is refused, and what to do instead; the same words wherever it is asked for.
+     * @param where what asked for it, such as a property's name
+     * @return the message
+     */
+    static String sentinelRefusal(String where) {
+        return "Redis Sentinel is not supported yet (" + where + "): configure the master's address (" + PREFIX + ".url, or "
+                + PREFIX + ".host and port) instead, or disable the template (" + PREFIX + ".enabled=false)";
     }
 
     /**
@@ -67,15 +109,18 @@ public final class ResolvedRedisConnection {
      */
     static ResolvedRedisConnection resolve(AdaptiveCacheRedisProperties redis, Binder binder) {
         boolean springSettings = !redis.hasConnectionSettings();
-        String bundle = redis.getSsl().getBundle();
+        if (springSettings) {
+            refuseSpringSentinel(binder);
+        }
+        String bundle = redis.getSsl().bundle();
         if (bundle == null && springSettings) {
             bundle = binder.bind(SPRING_PREFIX + ".ssl.bundle", String.class).orElse(null);
         }
-        List<String> ourNodes = redis.getCluster().getNodes();
+        List<String> ourNodes = redis.getCluster().nodes();
         if (!ourNodes.isEmpty()) {
             return new ResolvedRedisConnection(null, parseNodes(PREFIX + ".cluster.nodes", ourNodes, redis.getUsername(),
-                    redis.getPassword(), bundle != null || Boolean.TRUE.equals(redis.getSsl().getEnabled()), redis.getClientName()),
-                    redis.getCluster().getMaxRedirects(), bundle, pair(PREFIX));
+                    redis.getPassword(), bundle != null || Boolean.TRUE.equals(redis.getSsl().enabled()), redis.getClientName()),
+                    redis.getCluster().maxRedirects(), bundle, pair(PREFIX), PREFIX + ".cluster.nodes");
         }
         List<String> springNodes = springSettings
                 ? binder.bind(SPRING_PREFIX + ".cluster.nodes", Bindable.listOf(String.class)).orElse(List.of()) : List.of();
@@ -86,38 +131,59 @@ public final class ResolvedRedisConnection {
                     springString(binder, "client-name"));
             // Spring Data Redis's value, which this starter's binding did not check.
             int maxRedirects = binder.bind(SPRING_PREFIX + ".cluster.max-redirects", Integer.class)
-                    .orElse(redis.getCluster().getMaxRedirects());
+                    .orElse(redis.getCluster().maxRedirects());
             PropertyRules.zeroOrMore(SPRING_PREFIX + ".cluster.max-redirects", maxRedirects, "");
-            return new ResolvedRedisConnection(null, nodes, maxRedirects, bundle, pair(SPRING_PREFIX));
+            return new ResolvedRedisConnection(null, nodes, maxRedirects, bundle, pair(SPRING_PREFIX), SPRING_PREFIX + ".cluster.nodes");
         }
         warnIgnoredByUrl(redis);
         RedisURI uri;
         String credentialsSource;
+        String source;
         if (redis.getUrl() != null) {
             uri = parseUrl(PREFIX + ".url", redis.getUrl());
             if (redis.getClientName() != null) {
                 uri.setClientName(redis.getClientName());
             }
             credentialsSource = PREFIX + ".url (its user:password@ part)";
+            source = PREFIX + ".url";
         }
         else if (springSettings && springString(binder, "url") != null) {
             uri = parseUrl(SPRING_PREFIX + ".url", springString(binder, "url"));
             credentialsSource = SPRING_PREFIX + ".url (its user:password@ part)";
+            source = SPRING_PREFIX + ".url";
         }
         else if (springSettings && (springString(binder, "host") != null
                 || binder.bind(SPRING_PREFIX + ".port", Integer.class).isBound())) {
             uri = springUri(binder);
             credentialsSource = pair(SPRING_PREFIX);
+            source = SPRING_PREFIX + ".*";
         }
         else {
             uri = build(redis.getHost(), redis.getPort(), redis.getUsername(), redis.getPassword(), redis.getDatabase(),
-                    redis.getSsl().getEnabled(), redis.getClientName());
+                    redis.getSsl().enabled(), redis.getClientName());
             credentialsSource = pair(PREFIX);
+            // Like Spring Boot's own Redis client, nothing configured means localhost.
+            source = springSettings ? "the defaults (no " + PREFIX + " or " + SPRING_PREFIX + " connection property is set)"
+                    : PREFIX + ".*";
         }
         if (bundle != null) {
             uri.setSsl(true);
         }
-        return new ResolvedRedisConnection(uri, List.of(), redis.getCluster().getMaxRedirects(), bundle, credentialsSource);
+        return new ResolvedRedisConnection(uri, List.of(), redis.getCluster().maxRedirects(), bundle, credentialsSource, source);
+    }
+
+    /** Spring Data Redis's Sentinel settings, used when this starter's are not: refused, rather than reaching localhost. */
+    private static void refuseSpringSentinel(Binder binder) {
+        String master = springString(binder, "sentinel.master");
+        if (master != null) {
+            throw new InvalidAdaptiveCachePropertyException(SPRING_PREFIX + ".sentinel.master", master,
+                    sentinelRefusal("Spring Data Redis's " + SPRING_PREFIX + ".sentinel.* is set"));
+        }
+        List<String> nodes = binder.bind(SPRING_PREFIX + ".sentinel.nodes", Bindable.listOf(String.class)).orElse(List.of());
+        if (!nodes.isEmpty()) {
+            throw new InvalidAdaptiveCachePropertyException(SPRING_PREFIX + ".sentinel.nodes", String.join(",", nodes),
+                    sentinelRefusal("Spring Data Redis's " + SPRING_PREFIX + ".sentinel.* is set"));
+        }
     }
 
     /** The URI from Spring Data Redis's host, port and the rest, which this starter's binding did not check. */
@@ -166,9 +232,36 @@ public final class ResolvedRedisConnection {
         return this.maxRedirects;
     }
 
-    /** The SSL bundle's name, or {@code null} when none is named (TLS may still be on, with the JVM's trust store). */
+    /** The SSL bundle's name, or {@code null} when none is named (TLS may still be on, with the JVM's trust store or a details bean's bundle). */
     @Nullable String sslBundle() {
         return this.sslBundle;
+    }
+
+    /**
+     * Where the connection came from, for the startup line: a property (or group), a connection
+     * details bean, or the defaults. Never a value.
+     */
+    String source() {
+        return this.source;
+    }
+
+    /** Whether the connection came from a connection details bean rather than from properties or the defaults. */
+    boolean fromConnectionDetails() {
+        return this.fromConnectionDetails;
+    }
+
+    /**
+     * What the template reaches, for the startup line: the server or seed nodes, the database and
+     * whether TLS is on. Never the credentials.
+     */
+    String describe() {
+        if (this.standaloneUri != null) {
+            return this.standaloneUri.getHost() + ":" + this.standaloneUri.getPort() + " (database " + this.standaloneUri.getDatabase()
+                    + ", TLS " + (this.standaloneUri.isSsl() ? "on" : "off") + ")";
+        }
+        boolean tls = !this.clusterNodes.isEmpty() && this.clusterNodes.get(0).isSsl();
+        return "Redis Cluster seed nodes " + String.join(", ", this.clusterNodes.stream().map(node -> node.getHost() + ":" + node.getPort())
+                .toList()) + " (TLS " + (tls ? "on" : "off") + ")";
     }
 
     /** The properties to check when the server refuses the credentials; names only, never values. */
@@ -178,10 +271,10 @@ public final class ResolvedRedisConnection {
 
     /** Lettuce's TLS settings from the SSL bundle, as Spring Boot's own Lettuce configuration makes them; empty without a bundle. */
     Optional<SslOptions> sslOptions(ObjectProvider<SslBundles> sslBundles) {
-        if (this.sslBundle == null) {
+        SslBundle bundle = bundle(sslBundles);
+        if (bundle == null) {
             return Optional.empty();
         }
-        SslBundle bundle = bundle(this.sslBundle, sslBundles);
         SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider()
                 .keyManager(bundle.getManagers().getKeyManagerFactory())
                 .trustManager(bundle.getManagers().getTrustManagerFactory());
@@ -196,7 +289,15 @@ public final class ResolvedRedisConnection {
 
     /** The SSL bundle's context, for Jedis's TLS sockets (the same bundle as Lettuce's); empty without a bundle. */
     Optional<SSLContext> sslContext(ObjectProvider<SslBundles> sslBundles) {
-        return this.sslBundle == null ? Optional.empty() : Optional.of(bundle(this.sslBundle, sslBundles).createSslContext());
+        return Optional.ofNullable(bundle(sslBundles)).map(SslBundle::createSslContext);
+    }
+
+    /** The bundle a details bean gave, or the named one looked up now, or {@code null} for neither. */
+    private @Nullable SslBundle bundle(ObjectProvider<SslBundles> sslBundles) {
+        if (this.sslBundleObject != null) {
+            return this.sslBundleObject;
+        }
+        return this.sslBundle == null ? null : bundle(this.sslBundle, sslBundles);
     }
 
     private static SslBundle bundle(String bundleName, ObjectProvider<SslBundles> sslBundles) {
@@ -225,7 +326,7 @@ public final class ResolvedRedisConnection {
      */
     static List<String> warnIgnoredByUrl(AdaptiveCacheRedisProperties redis) {
         List<String> ignored = new ArrayList<>();
-        if (redis.getUrl() == null || !redis.getCluster().getNodes().isEmpty()) {
+        if (redis.getUrl() == null || !redis.getCluster().nodes().isEmpty()) {
             return ignored;
         }
         addIfSet(ignored, "host", redis.getHost());
@@ -233,7 +334,7 @@ public final class ResolvedRedisConnection {
         addIfSet(ignored, "username", redis.getUsername());
         addIfSet(ignored, "password", redis.getPassword());
         addIfSet(ignored, "database", redis.getDatabase());
-        addIfSet(ignored, "ssl.enabled", redis.getSsl().getEnabled());
+        addIfSet(ignored, "ssl.enabled", redis.getSsl().enabled());
         if (!ignored.isEmpty()) {
             logger.warn(PREFIX + ".url is set, so " + String.join(", ", ignored)
                     + (ignored.size() == 1 ? " is" : " are") + " ignored: the URL's own host, port, user:password@ part, database and"
@@ -254,6 +355,11 @@ public final class ResolvedRedisConnection {
         List<RedisURI> uris = new ArrayList<>();
         for (String node : nodes) {
             String trimmed = node == null ? "" : node.trim();
+            if (RedisCacheTemplates.isSentinelUri(trimmed)) {
+                // Refused here: read as host:port, its scheme would become part of a host name that a socket is then opened to.
+                throw new InvalidAdaptiveCachePropertyException(property, RedisCacheTemplates.maskCredentials(trimmed),
+                        sentinelRefusal("a redis-sentinel:// URI as a cluster node"));
+            }
             int colon = trimmed.lastIndexOf(':');
             int port;
             try {
@@ -270,7 +376,7 @@ public final class ResolvedRedisConnection {
         return uris;
     }
 
-    private static RedisURI build(@Nullable String host, @Nullable Integer port, @Nullable String username, @Nullable String password,
+    static RedisURI build(@Nullable String host, @Nullable Integer port, @Nullable String username, @Nullable String password,
             @Nullable Integer database, @Nullable Boolean ssl, @Nullable String clientName) {
         // Ports and databases are checked where they are read: adaptive-cache.redis.* when bound, spring.data.redis.* above.
         int resolvedPort = port != null ? port : RedisURI.DEFAULT_REDIS_PORT;
@@ -291,17 +397,31 @@ public final class ResolvedRedisConnection {
     }
 
     private static RedisURI parseUrl(String property, String url) {
+        RedisURI uri;
         try {
-            RedisURI uri = RedisURI.create(url);
-            if (uri.getHost() == null || uri.getHost().isBlank()) {
-                throw new IllegalArgumentException("no host");
-            }
-            return uri;
+            uri = RedisURI.create(url);
         }
         catch (RuntimeException ex) {
-            throw new InvalidAdaptiveCachePropertyException(property, RedisCacheTemplates.maskCredentials(url),
-                    "it must be a Redis URL such as redis://[user:password@]host:port[/database] or rediss://... for TLS ("
-                            + RedisCacheTemplates.maskCredentials(String.valueOf(ex.getMessage())) + ")");
+            // A Sentinel URL that Lettuce cannot parse (no master's name) is still refused as Sentinel.
+            throw RedisCacheTemplates.isSentinelUri(url) ? sentinelUrl(property, url) : malformedUrl(property, url, ex);
         }
+        if (!uri.getSentinels().isEmpty()) {
+            throw sentinelUrl(property, url);
+        }
+        if (uri.getHost() == null || uri.getHost().isBlank()) {
+            throw malformedUrl(property, url, new IllegalArgumentException("no host"));
+        }
+        return uri;
+    }
+
+    private static InvalidAdaptiveCachePropertyException sentinelUrl(String property, String url) {
+        return new InvalidAdaptiveCachePropertyException(property, RedisCacheTemplates.maskCredentials(url),
+                sentinelRefusal("a redis-sentinel:// URL"));
+    }
+
+    private static InvalidAdaptiveCachePropertyException malformedUrl(String property, String url, RuntimeException ex) {
+        return new InvalidAdaptiveCachePropertyException(property, RedisCacheTemplates.maskCredentials(url),
+                "it must be a Redis URL such as redis://[user:password@]host:port[/database] or rediss://... for TLS ("
+                        + RedisCacheTemplates.maskCredentials(String.valueOf(ex.getMessage())) + ")");
     }
 }

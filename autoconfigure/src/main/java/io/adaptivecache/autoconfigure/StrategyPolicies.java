@@ -59,15 +59,15 @@ final class StrategyPolicies {
     static ThresholdStrategyPolicy.Builder defaultPolicy(String prefix, AdaptiveCacheTemplateProperties.Adaptive adaptive,
             boolean blockingConnections) {
         ThresholdStrategyPolicy.Builder builder = ThresholdStrategyPolicy.builder();
-        int limit = adaptive.getConnectionLimit();
+        int limit = adaptive.connectionLimit();
         // Unset, one connection per processor, but never above the limit.
         int defaultCap = builder.settings().maxConnections();
-        builder.maxConnections(adaptive.getMaxConnections() != null ? adaptive.getMaxConnections() : Math.min(defaultCap, limit))
-                .minCallsPerWindow(adaptive.getMinCallsPerWindow()).dwell(adaptive.getDwell()).trial(adaptive.getTrial())
-                .maxSwitchesPerHour(adaptive.getMaxSwitchesPerHour());
+        builder.maxConnections(adaptive.maxConnections() != null ? adaptive.maxConnections() : Math.min(defaultCap, limit))
+                .minCallsPerWindow(adaptive.minCallsPerWindow()).dwell(adaptive.dwell()).trial(adaptive.trial())
+                .maxSwitchesPerHour(adaptive.maxSwitchesPerHour());
         // A template with blocking POOLED connections lets the policy move a few callers onto them.
-        if (blockingConnections && adaptive.getBlockingPool().isEnabled()) {
-            ThresholdStrategyPolicy.BlockingPool blockingPool = blockingPool(prefix + ".blocking-pool", adaptive.getBlockingPool());
+        if (blockingConnections && adaptive.blockingPool().enabled()) {
+            ThresholdStrategyPolicy.BlockingPool blockingPool = blockingPool(prefix + ".blocking-pool", adaptive.blockingPool());
             if (blockingPool.poolSize() > limit) {
                 throw new InvalidAdaptiveCachePropertyException(prefix + ".blocking-pool.pool-size", blockingPool.poolSize(),
                         "it must be at most " + prefix + ".connection-limit (" + limit + ")");
@@ -80,9 +80,9 @@ final class StrategyPolicies {
     /** The blocking pool's settings, checked here: only a template with blocking connections reads them. */
     static ThresholdStrategyPolicy.BlockingPool blockingPool(String prefix, AdaptiveCacheTemplateProperties.BlockingPool settings) {
         settings.validate(prefix);
-        long largeValueBytes = settings.getLargeValueSize() == null ? ThresholdStrategyPolicy.BlockingPool.DEFAULT_LARGE_VALUE_BYTES
-                : settings.getLargeValueSize().toBytes();
-        return new ThresholdStrategyPolicy.BlockingPool(settings.getMaxConcurrency(), settings.getMaxMeanLatency(),
-                settings.getPoolSize(), settings.getMaxWait(), largeValueBytes, settings.getMaxRoundTrip());
+        long largeValueBytes = settings.largeValueSize() == null ? ThresholdStrategyPolicy.BlockingPool.DEFAULT_LARGE_VALUE_BYTES
+                : settings.largeValueSize().toBytes();
+        return new ThresholdStrategyPolicy.BlockingPool(settings.maxConcurrency(), settings.maxMeanLatency(),
+                settings.poolSize(), settings.maxWait(), largeValueBytes, settings.maxRoundTrip());
     }
 }

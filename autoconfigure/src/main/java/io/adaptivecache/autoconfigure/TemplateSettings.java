@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a template's properties section (checked when bound) says about its strategies and its
  * adaptive switcher, resolved once ({@link AdaptiveCacheTemplateProperties#settings()}) for both
- * paths that need it: the template's builder ({@link TemplateBuilders}, the strategy it opens with)
- * and its switcher ({@link AdaptiveCacheSwitchers}: the pin, mode, window, connection limit and
- * policy). {@code strategy.type} is read here only.
+ * paths that need it: the template's builder ({@link TemplateBuilders}: the strategy it opens with,
+ * its connection limit) and its switcher (the {@link io.adaptivecache.adaptive.SwitcherOptions}
+ * {@link AdaptiveCacheSwitchers#options} makes of the pin, mode, window, history and policy).
+ * {@code strategy.type} is read here only.
  *
  * @param name the template's name, the section's under {@code adaptive-cache}
  * @param prefix the section's prefix, such as {@code adaptive-cache.redis}, for messages
@@ -44,27 +45,27 @@ record TemplateSettings(String name, String prefix, boolean configured, Strategy
      * it from there, as the properties' default ({@code strategy.type: adaptive}) does.
      */
     static TemplateSettings unconfigured(String name) {
-        return resolve(name, "adaptive-cache." + name, false, new AdaptiveCacheTemplateProperties.Strategy(),
-                new AdaptiveCacheTemplateProperties.Adaptive());
+        return resolve(name, "adaptive-cache." + name, false, AdaptiveCacheTemplateProperties.Strategy.DEFAULTS,
+                AdaptiveCacheTemplateProperties.Adaptive.DEFAULTS);
     }
 
     private static TemplateSettings resolve(String name, String prefix, boolean configured,
             AdaptiveCacheTemplateProperties.Strategy strategy, AdaptiveCacheTemplateProperties.Adaptive adaptive) {
-        AdaptiveCacheTemplateProperties.StrategyChoice choice = strategy.getType();
+        AdaptiveCacheTemplateProperties.StrategyChoice choice = strategy.type();
         StrategyType type = switch (choice) {
             case SINGLE -> StrategyType.SINGLE;
             case MULTI -> StrategyType.MULTI;
             case POOLED -> StrategyType.POOLED;
-            case ADAPTIVE -> adaptive.getInitial();
+            case ADAPTIVE -> adaptive.initial();
         };
         StrategySpec initial = switch (type) {
             case SINGLE -> StrategySpec.single();
-            case MULTI -> multi(strategy.getMulti());
-            case POOLED -> StrategySpec.pooled(pool(strategy.getPool()));
+            case MULTI -> multi(strategy.multi());
+            case POOLED -> StrategySpec.pooled(pool(strategy.pool()));
         };
         StrategySpec pinned = choice == AdaptiveCacheTemplateProperties.StrategyChoice.ADAPTIVE ? null : initial;
-        return new TemplateSettings(name, prefix, configured, initial, pinned, strategy.getMulti().getSelector(), adaptive.getMode(),
-                adaptive.getWindow(), adaptive.getConnectionLimit(), AdaptiveCacheSwitchers.historyWindows(adaptive), adaptive);
+        return new TemplateSettings(name, prefix, configured, initial, pinned, strategy.multi().selector(), adaptive.mode(),
+                adaptive.window(), adaptive.connectionLimit(), AdaptiveCacheSwitchers.historyWindows(adaptive), adaptive);
     }
 
     /**
@@ -76,11 +77,11 @@ record TemplateSettings(String name, String prefix, boolean configured, Strategy
     }
 
     private static StrategySpec multi(AdaptiveCacheTemplateProperties.Multi multi) {
-        Integer connections = multi.getConnections();
-        return StrategySpec.multi(connections != null ? connections : StrategySpec.defaultMultiConnections(), multi.getSelector());
+        Integer connections = multi.connections();
+        return StrategySpec.multi(connections != null ? connections : StrategySpec.defaultMultiConnections(), multi.selector());
     }
 
     private static PoolSettings pool(AdaptiveCacheTemplateProperties.Pool pool) {
-        return new PoolSettings(pool.getMaxTotal(), pool.getMaxIdle(), pool.getMinIdle(), pool.getMaxWait());
+        return new PoolSettings(pool.maxTotal(), pool.maxIdle(), pool.minIdle(), pool.maxWait());
     }
 }

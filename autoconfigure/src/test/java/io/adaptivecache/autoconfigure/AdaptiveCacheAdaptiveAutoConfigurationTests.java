@@ -1,6 +1,8 @@
 package io.adaptivecache.autoconfigure;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
 import io.adaptivecache.adaptive.AdaptiveMode;
@@ -10,9 +12,12 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -77,14 +82,14 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     ThresholdStrategyPolicy.BlockingPool defaults = StrategyPolicies.blockingPool(prefix,
-                            context.getBean(AdaptiveCacheRedisProperties.class).getAdaptive().getBlockingPool());
+                            context.getBean(AdaptiveCacheRedisProperties.class).getAdaptive().blockingPool());
                     assertThat(defaults).isEqualTo(ThresholdStrategyPolicy.BlockingPool.DEFAULTS);
                 });
         this.contextRunner.withPropertyValues("adaptive-cache.redis.pooled-driver=jedis", "adaptive-cache.redis.strategy.type=adaptive",
                 prefix + ".large-value-size=64KB", prefix + ".max-round-trip=2ms").run(context -> {
                     assertThat(context).hasNotFailed();
                     ThresholdStrategyPolicy.BlockingPool bound = StrategyPolicies.blockingPool(prefix,
-                            context.getBean(AdaptiveCacheRedisProperties.class).getAdaptive().getBlockingPool());
+                            context.getBean(AdaptiveCacheRedisProperties.class).getAdaptive().blockingPool());
                     assertThat(bound.largeValueBytes()).isEqualTo(64 * 1024);
                     assertThat(bound.maxRoundTrip()).isEqualTo(Duration.ofMillis(2));
                     assertThat(bound.poolSize()).as("the other settings keep their defaults").isEqualTo(20);
@@ -136,11 +141,9 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
     @Test
     void theHistoryShouldKeepItsSpanOfWindowsForTheEndpointAndBadValuesShouldNameTheProperty() {
         String prefix = "adaptive-cache.redis.adaptive";
-        AdaptiveCacheTemplateProperties.Adaptive adaptive = new AdaptiveCacheTemplateProperties.Adaptive();
-        assertThat(AdaptiveCacheSwitchers.historyWindows(adaptive)).as("5 minutes of 1 s windows").isEqualTo(300);
-        adaptive.setHistory(Duration.ofMinutes(2));
-        adaptive.setWindow(Duration.ofMillis(500));
-        assertThat(AdaptiveCacheSwitchers.historyWindows(adaptive)).isEqualTo(240);
+        assertThat(AdaptiveCacheSwitchers.historyWindows(AdaptiveCacheTemplateProperties.Adaptive.DEFAULTS))
+                .as("5 minutes of 1 s windows").isEqualTo(300);
+        assertThat(AdaptiveCacheSwitchers.historyWindows(adaptive(Map.of("history", "2m", "window", "500ms")))).isEqualTo(240);
 
         // Windows of 100 ms, 300 ms of them kept: the endpoint serves the newest three, oldest first, ending with the last window.
         this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=adaptivecache", prefix + ".window=100ms",
@@ -175,11 +178,20 @@ class AdaptiveCacheAdaptiveAutoConfigurationTests {
         });
     }
 
-    private static AdaptiveCacheTemplateProperties.Adaptive adaptive(int connectionLimit, Integer maxConnections) {
-        AdaptiveCacheTemplateProperties.Adaptive adaptive = new AdaptiveCacheTemplateProperties.Adaptive();
-        adaptive.setConnectionLimit(connectionLimit);
-        adaptive.setMaxConnections(maxConnections);
-        return adaptive;
+    private static AdaptiveCacheTemplateProperties.Adaptive adaptive(int connectionLimit, @Nullable Integer maxConnections) {
+        Map<String, String> properties = new HashMap<>(Map.of("connection-limit", String.valueOf(connectionLimit)));
+        if (maxConnections != null) {
+            properties.put("max-connections", String.valueOf(maxConnections));
+        }
+        return adaptive(properties);
+    }
+
+    /** An adaptive section bound, as the application's would be, from the given properties (names without the prefix). */
+    private static AdaptiveCacheTemplateProperties.Adaptive adaptive(Map<String, String> properties) {
+        Map<String, String> prefixed = new HashMap<>();
+        properties.forEach((name, value) -> prefixed.put("adaptive." + name, value));
+        return new Binder(new MapConfigurationPropertySource(prefixed)).bindOrCreate("adaptive",
+                AdaptiveCacheTemplateProperties.Adaptive.class);
     }
 
     @Test

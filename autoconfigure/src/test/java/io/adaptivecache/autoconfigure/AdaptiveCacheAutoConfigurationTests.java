@@ -158,7 +158,7 @@ class AdaptiveCacheAutoConfigurationTests {
 
     @Test
     void theXMemcachedDriverShouldRunTheTemplateOnXMemcachedClientsWithTheirCustomizers() {
-        int before = memcached.server().currentConnections();
+        int before = memcached.server().connectedClients();
         this.contextRunner.withUserConfiguration(XMemcachedCustomizerConfiguration.class)
                 .withPropertyValues("adaptive-cache.memcached.driver=xmemcached", "adaptive-cache.memcached.strategy.type=multi",
                         "adaptive-cache.memcached.strategy.multi.connections=3")
@@ -167,7 +167,7 @@ class AdaptiveCacheAutoConfigurationTests {
                     template.set("auto:x", new byte[] {5}, Duration.ZERO);
                     assertThat(template.get("auto:x")).containsExactly(5);
                     assertThat(context.getBean(XMemcachedCustomizerConfiguration.class).customized).hasValue(3);
-                    assertThat(memcached.server().currentConnections() - before).isEqualTo(3);
+                    assertThat(memcached.server().connectedClients() - before).isEqualTo(3);
                 });
     }
 
@@ -217,12 +217,12 @@ class AdaptiveCacheAutoConfigurationTests {
     @Test
     void closingTheContextShouldCloseEveryConnection() {
         int redisBefore = redis.server().connectedClients();
-        int memcachedBefore = memcached.server().currentConnections();
+        int memcachedBefore = memcached.server().connectedClients();
         this.contextRunner.withPropertyValues("adaptive-cache.redis.strategy.type=single").run(context -> {
             assertThat(context.getBean("redisCacheTemplate", ManagedCacheTemplate.class).stats().openConnections()).isEqualTo(1);
         });
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> redis.server().connectedClients() == redisBefore
-                && memcached.server().currentConnections() == memcachedBefore);
+                && memcached.server().connectedClients() == memcachedBefore);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -15,6 +15,7 @@ import java.util.UUID;
 
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
 import io.adaptivecache.devservers.RedisServer;
+import io.adaptivecache.memcached.MemcachedServerAddress;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
@@ -38,8 +40,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What the application is told when the Redis server refuses the credentials (the failure analysis at startup, health
- * while running), when adaptive-cache.redis.url overrides the separate connection properties, and when no Redis
- * Cluster seed node answers. Real redis-servers; an ACL user whose password the tests change.
+ * while running), when adaptive-cache.redis.url overrides the separate connection properties, when no Redis
+ * Cluster seed node answers, and when a server named by a connection details bean or a property is not there (the
+ * analysis names that source, in the startup line's words). Real redis-servers; an ACL user whose password the tests
+ * change; closed loopback ports, found free and left unbound.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class AdaptiveCacheConnectionFailureTests {
@@ -175,10 +179,73 @@ class AdaptiveCacheConnectionFailureTests {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = new CacheConnectionFailureAnalyzer().analyze(context.getStartupFailure());
                     assertThat(analysis).isNotNull();
-                    assertThat(analysis.getDescription()).contains("Redis Cluster");
+                    assertThat(analysis.getDescription()).contains("Redis Cluster")
+                            .contains("Its server came from adaptive-cache.redis.cluster.nodes.");
                     assertThat(analysis.getAction()).contains("adaptive-cache.redis.cluster.nodes")
                             .doesNotContain("adaptive-cache.redis.url");
                 });
+    }
+
+    @Test
+    void aDataRedisConnectionDetailsBeanAtAClosedPortShouldBeNamedByTheAnalysisInsteadOfTheProperties(CapturedOutput output)
+            throws IOException {
+        int closed = unusedPort();
+        this.contextRunner.withBean(DataRedisConnectionDetails.class,
+                () -> new ConnectionDetailsTests.StandaloneDetails("127.0.0.1", closed, 0, null)).run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = new CacheConnectionFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(analysis).isNotNull();
+                    // The startup line's words for the server's source, not a second description of it.
+                    String source = startupSource(output, "redis");
+                    assertThat(source).isEqualTo("a DataRedisConnectionDetails bean ("
+                            + ConnectionDetailsTests.StandaloneDetails.class.getName() + ")");
+                    assertThat(analysis.getDescription()).contains("127.0.0.1:" + closed).contains("Its server came from " + source + ".");
+                    assertThat(analysis.getAction()).contains("Start the redis server that " + source + " describes")
+                            .contains("correct that bean").contains("adaptive-cache.redis.enabled=false")
+                            .doesNotContain("adaptive-cache.redis.url").doesNotContain("host and port").doesNotContain("spring.data.redis");
+                });
+    }
+
+    @Test
+    void aMemcachedConnectionDetailsBeanAtAClosedPortShouldBeNamedByTheAnalysisInsteadOfTheServersProperty(CapturedOutput output)
+            throws IOException {
+        int closed = unusedPort();
+        MemcachedConnectionDetails details = () -> List.of(new MemcachedServerAddress("127.0.0.1", closed, 1));
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.enabled=false", "adaptive-cache.memcached.enabled=true",
+                "adaptive-cache.memcached.connect-timeout=1s").withBean(MemcachedConnectionDetails.class, () -> details).run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = new CacheConnectionFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(analysis).isNotNull();
+                    String source = startupSource(output, "memcached");
+                    assertThat(source).startsWith("a MemcachedConnectionDetails bean (" + details.getClass().getName());
+                    assertThat(analysis.getDescription()).contains("Its server came from " + source + ".");
+                    assertThat(analysis.getAction()).contains("Start the memcached server that " + source + " describes")
+                            .contains("adaptive-cache.memcached.enabled=false").doesNotContain("adaptive-cache.memcached.servers");
+                });
+    }
+
+    @Test
+    void theServersPropertyAtAClosedPortShouldStillBeNamedAsTheSourceAndWhatToFix(CapturedOutput output) throws IOException {
+        this.contextRunner.withPropertyValues("adaptive-cache.redis.enabled=false", "adaptive-cache.memcached.enabled=true",
+                "adaptive-cache.memcached.connect-timeout=1s", "adaptive-cache.memcached.servers=127.0.0.1:" + unusedPort())
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = new CacheConnectionFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(startupSource(output, "memcached")).isEqualTo("adaptive-cache.memcached.servers");
+                    assertThat(analysis.getDescription()).contains("Its server came from adaptive-cache.memcached.servers.");
+                    assertThat(analysis.getAction()).contains("point adaptive-cache.memcached.servers at a running one")
+                            .doesNotContain("correct that bean");
+                });
+    }
+
+    /** Where the template's startup line says its server came from: the words after "from ", to the line's end. */
+    private static String startupSource(CapturedOutput output, String template) {
+        String marker = "adaptive-cache template '" + template + "' connects to ";
+        String log = output.getAll();
+        int line = log.lastIndexOf(marker);
+        assertThat(line).as("the startup line of template '" + template + "'").isNotNegative();
+        String rest = log.substring(line, log.indexOf('\n', line)).stripTrailing();
+        return rest.substring(rest.indexOf(", from ") + ", from ".length());
     }
 
     /** Lettuce's event loop and the template's timer threads alive now that were not in {@code before}. */

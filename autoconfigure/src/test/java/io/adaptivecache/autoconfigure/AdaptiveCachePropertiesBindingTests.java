@@ -35,6 +35,7 @@ class AdaptiveCachePropertiesBindingTests {
             Map.entry("adaptive-cache.cache.backends.products", "memcached"),
             Map.entry("adaptive-cache.cache.default-ttl", "104s"),
             Map.entry("adaptive-cache.cache.enabled", "false"),
+            Map.entry("adaptive-cache.cache.json.allowed-packages", "com.example.catalog"),
             Map.entry("adaptive-cache.cache.key-prefix", "v6"),
             Map.entry("adaptive-cache.cache.near.caches.products.time-to-live", "33s"),
             Map.entry("adaptive-cache.cache.near.enabled", "true"),
@@ -127,6 +128,7 @@ class AdaptiveCachePropertiesBindingTests {
             Map.entry("adaptive-cache.redis.cluster.read-from", "v82"),
             Map.entry("adaptive-cache.redis.cluster.refresh.adaptive", "false"),
             Map.entry("adaptive-cache.redis.cluster.refresh.period", "184s"),
+            Map.entry("adaptive-cache.redis.coalesce-writes", "false"),
             Map.entry("adaptive-cache.redis.connect-timeout", "185s"),
             Map.entry("adaptive-cache.redis.database", "116"),
             Map.entry("adaptive-cache.redis.drain-timeout", "187s"),
@@ -137,6 +139,7 @@ class AdaptiveCachePropertiesBindingTests {
             Map.entry("adaptive-cache.redis.max-value-size", "192KB"),
             Map.entry("adaptive-cache.redis.password", "v93"),
             Map.entry("adaptive-cache.redis.pooled-driver", "jedis"),
+            Map.entry("adaptive-cache.redis.spring-data.enabled", "true"),
             Map.entry("adaptive-cache.redis.port", "125"),
             Map.entry("adaptive-cache.redis.request-queue-size", "126"),
             Map.entry("adaptive-cache.redis.resilience.bulkhead.enabled", "true"),
@@ -177,7 +180,8 @@ class AdaptiveCachePropertiesBindingTests {
     /** The properties class of each section, by its prefix. */
     static final Map<String, Class<?>> SECTIONS = Map.of("adaptive-cache.redis", AdaptiveCacheRedisProperties.class,
             "adaptive-cache.memcached", AdaptiveCacheMemcachedProperties.class, "adaptive-cache.cache",
-            AdaptiveCacheSpringCacheProperties.class, "adaptive-cache.observations", AdaptiveCacheObservationProperties.class);
+            AdaptiveCacheSpringCacheProperties.class, "adaptive-cache.observations", AdaptiveCacheObservationProperties.class,
+            AdaptiveCacheSpringDataRedisProperties.PREFIX, AdaptiveCacheSpringDataRedisProperties.class);
 
     /** Properties bound by Spring Boot's Actuator to its own endpoint settings, not to a properties class of this starter. */
     private static final String ACTUATOR = "management.endpoint.adaptivecache.";
@@ -213,7 +217,7 @@ class AdaptiveCachePropertiesBindingTests {
                     .orElseThrow(() -> new AssertionError("nothing bound under " + section.getKey()));
             boundSections.put(section.getKey(), PropertyAccessorFactory.forBeanPropertyAccess(bound));
             defaultSections.put(section.getKey(),
-                    PropertyAccessorFactory.forBeanPropertyAccess(section.getValue().getDeclaredConstructor().newInstance()));
+                    PropertyAccessorFactory.forBeanPropertyAccess(PropertyDefaults.of(section.getValue())));
         }
         List<String> wrong = new ArrayList<>();
         for (Map<String, Object> property : ConfigurationMetadata.properties()) {
@@ -229,7 +233,9 @@ class AdaptiveCachePropertiesBindingTests {
             }
             String key = VALUES.containsKey(name) ? name
                     : VALUES.keySet().stream().filter(k -> k.startsWith(name + ".")).findFirst().orElseThrow();
-            String section = SECTIONS.keySet().stream().filter(prefix -> name.startsWith(prefix + ".")).findFirst().orElse(null);
+            // The longest prefix: adaptive-cache.redis.spring-data has a class of its own inside adaptive-cache.redis.
+            String section = SECTIONS.keySet().stream().filter(prefix -> name.startsWith(prefix + "."))
+                    .max(java.util.Comparator.comparingInt(String::length)).orElse(null);
             if (section == null) {
                 wrong.add(name + ": no properties class in SECTIONS has its prefix");
                 continue;

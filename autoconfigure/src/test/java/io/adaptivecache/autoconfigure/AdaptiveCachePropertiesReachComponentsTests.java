@@ -24,6 +24,7 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.near.NearCacheTemplate;
 import io.adaptivecache.CacheFailureMode;
 import io.adaptivecache.redis.RedisTransport;
+import io.adaptivecache.redis.RedisWrites;
 import io.adaptivecache.resilience.GuardStatus;
 import io.adaptivecache.spring.cache.AdaptiveCache;
 import io.adaptivecache.spring.cache.AdaptiveCacheManager;
@@ -89,6 +90,10 @@ class AdaptiveCachePropertiesReachComponentsTests {
                 + " infrastructure, not by a component of this starter";
         reasons.put("management.endpoint.adaptivecache.access", actuator);
         reasons.put("management.endpoint.adaptivecache.cache.time-to-live", actuator);
+        reasons.put("adaptive-cache.cache.json.allowed-packages", "held inside the JSON serializer's type validator, which shows"
+                + " no settings: JsonAllowedTypesTests checks it by effect, a planted value of a listed package read back");
+        reasons.put("adaptive-cache.redis.spring-data.enabled", "turns an auto-configuration on (@ConditionalOnBooleanProperty) rather than"
+                + " reaching a component; AdaptiveCacheSpringDataRedisAutoConfigurationTests checks the factory it registers, off and on");
         return reasons;
     }
 
@@ -316,6 +321,7 @@ class AdaptiveCachePropertiesReachComponentsTests {
         // The longest of Lettuce's exponential delays, from the running client's resources.
         s.check(p + ".max-reconnect-delay", "3s", Duration.ofSeconds(3),
                 context -> lettuce(context).getResources().reconnectDelay().createDelay(40));
+        s.check(p + ".coalesce-writes", "false", true, context -> everyReadAWriteOfItsOwn(template(context, "redis")));
 
         return s;
     }
@@ -620,8 +626,8 @@ class AdaptiveCachePropertiesReachComponentsTests {
         return ((ThresholdStrategyPolicy) switcher(context, "redis").policy()).blockingPool();
     }
 
-    private static Resilience4jCallGuards guards(ApplicationContext context) {
-        return context.getBean(Resilience4jCallGuards.class);
+    private static Resilience4jCallGuards.Registries guards(ApplicationContext context) {
+        return context.getBean(Resilience4jCallGuards.class).registries();
     }
 
     private static CircuitBreakerConfig breaker(ApplicationContext context, String name) {
@@ -639,6 +645,21 @@ class AdaptiveCachePropertiesReachComponentsTests {
     /** The Lettuce client the Redis template runs on. */
     private static io.lettuce.core.AbstractRedisClient lettuce(ApplicationContext context) {
         return running(template(context, "redis"), io.lettuce.core.AbstractRedisClient.class);
+    }
+
+    /**
+     * Whether 50 reads sent at once from one thread left in 50 socket writes: always so without
+     * coalescing; with it, the reads queued while the connection's event loop was busy share writes.
+     */
+    private static boolean everyReadAWriteOfItsOwn(ManagedCacheTemplate template) {
+        RedisWrites before = RedisWrites.of(template).orElseThrow();
+        List<java.util.concurrent.CompletableFuture<?>> reads = new ArrayList<>();
+        for (int n = 0; n < 50; n++) {
+            reads.add(template.getAsync("reach:coalesce-writes"));
+        }
+        reads.forEach(java.util.concurrent.CompletableFuture::join);
+        RedisWrites sent = RedisWrites.of(template).orElseThrow().since(before);
+        return sent.commands() >= 50 && sent.writes() == sent.commands();
     }
 
     /** The options of the running Lettuce client, not of the builder the customizer hook saw. */

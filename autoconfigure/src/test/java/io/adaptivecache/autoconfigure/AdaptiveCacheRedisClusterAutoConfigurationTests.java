@@ -33,6 +33,30 @@ class AdaptiveCacheRedisClusterAutoConfigurationTests {
     }
 
     @Test
+    void aClusterShapedDataRedisConnectionDetailsBeanShouldGiveAClusterTemplateOnItsNodes() {
+        // Boot's connection details with a cluster part, and no property naming a server.
+        org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails details =
+                new org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails() {
+                    @Override
+                    public Cluster getCluster() {
+                        return () -> redis.cluster().masters().stream().map(master -> new Node("127.0.0.1", master.port())).toList();
+                    }
+                };
+        this.contextRunner.withBean(org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails.class, () -> details)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(ResolvedRedisConnection.class).isCluster()).isTrue();
+                    ManagedCacheTemplate template = context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);
+                    for (RedisServer master : redis.cluster().masters()) {
+                        String key = redis.cluster().keyOn(master, "details:");
+                        template.set(key, new byte[] {3}, Duration.ZERO);
+                        // Read on the master that owns the key's slot, by the test server's own client: the template wrote there.
+                        assertThat(master.command("EXISTS", key)).isEqualTo("1");
+                    }
+                });
+    }
+
+    @Test
     void clusterNodesShouldGiveAClusterTemplateWithFiguresPerNodeInTheEndpointAndMeters() {
         this.contextRunner.withBean(SimpleMeterRegistry.class)
                 .withPropertyValues("adaptive-cache.redis.cluster.nodes=" + nodes(), "adaptive-cache.redis.strategy.type=pooled",

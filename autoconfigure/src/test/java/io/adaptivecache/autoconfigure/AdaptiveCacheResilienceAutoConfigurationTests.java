@@ -15,7 +15,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.analyzer.BootFailureAnalyzers;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -35,11 +34,9 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class,
-                    AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class))
-            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.enabled=false",
-                    "management.endpoints.web.exposure.include=adaptivecache");
+    private final ApplicationContextRunner contextRunner = ContextRunners
+            .onRedis(redis, AdaptiveCacheEndpointAutoConfiguration.class, AdaptiveCacheHealthContributorAutoConfiguration.class)
+            .withPropertyValues("management.endpoints.web.exposure.include=adaptivecache");
 
     private static ManagedCacheTemplate redisTemplate(org.springframework.context.ApplicationContext context) {
         return context.getBean("redisCacheTemplate", ManagedCacheTemplate.class);

@@ -1,6 +1,7 @@
 package io.adaptivecache.autoconfigure;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.adaptivecache.actuate.endpoint.AdaptiveCacheEndpoint;
@@ -97,10 +98,9 @@ class AdaptiveCacheResolvedSettingsTests {
                         .as("the URL wins over Spring Data Redis's settings")
                         .isEqualTo("adaptive-cache.redis.url (its user:password@ part)"));
         // A cluster's nodes, resolved without a context (the nodes do not exist): each takes the credentials and TLS.
-        AdaptiveCacheRedisProperties clusterProperties = new AdaptiveCacheRedisProperties();
-        clusterProperties.getCluster().setNodes(List.of("10.0.0.1:7000", "10.0.0.2:7000"));
-        clusterProperties.setPassword("secret");
-        clusterProperties.getSsl().setEnabled(true);
+        AdaptiveCacheRedisProperties clusterProperties = new Binder(new MapConfigurationPropertySource(Map.of(
+                "adaptive-cache.redis.cluster.nodes", "10.0.0.1:7000,10.0.0.2:7000", "adaptive-cache.redis.password", "secret",
+                "adaptive-cache.redis.ssl.enabled", "true"))).bindOrCreate("adaptive-cache.redis", AdaptiveCacheRedisProperties.class);
         ResolvedRedisConnection cluster = ResolvedRedisConnection.resolve(clusterProperties, new Binder(new MapConfigurationPropertySource()));
         assertThat(cluster.isCluster()).isTrue();
         assertThat(cluster.clusterNodes()).extracting(RedisURI::getHost).containsExactly("10.0.0.1", "10.0.0.2");

@@ -36,6 +36,18 @@ public final class ContextRunners {
     }
 
     /**
+     * The templates' auto-configuration and {@code more}, with Redis at the given test server and
+     * no memcached template (none is made without servers).
+     *
+     * @param redis the Redis test server {@code adaptive-cache.redis.url} points at
+     * @param more further auto-configurations the test needs
+     * @return a runner to add the test's own beans and properties to
+     */
+    public static ApplicationContextRunner onRedis(RedisServerExtension redis, Class<?>... more) {
+        return templatesWith(more).withPropertyValues("adaptive-cache.redis.url=" + redis.uri());
+    }
+
+    /**
      * The templates' auto-configuration with the metrics, endpoint and health ones, memcached off:
      * the actuator side of one Redis template (the test names the Redis it uses).
      *

@@ -1,8 +1,11 @@
 package io.adaptivecache.autoconfigure;
 
+import java.util.Map;
+
 import io.adaptivecache.near.NearCacheSettings;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -13,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
  */
 class NearCacheBoundPropertiesTests {
 
-    private final AdaptiveCacheSpringCacheProperties.Near near = new AdaptiveCacheSpringCacheProperties.Near();
+    private final AdaptiveCacheSpringCacheProperties.Near near = PropertyDefaults.of(AdaptiveCacheSpringCacheProperties.Near.class);
 
     @Test
     void theDefaultsShouldBoundBothEntriesAndBytes() {
@@ -24,23 +27,17 @@ class NearCacheBoundPropertiesTests {
 
     @Test
     void thePropertyDefaultsShouldBeTheCoresDefaults() {
-        AdaptiveCacheSpringCacheProperties.Near defaults = new AdaptiveCacheSpringCacheProperties.Near();
-        assertThat(defaults.getMaximumEntries()).isEqualTo(NearCacheSettings.DEFAULT_MAXIMUM_ENTRIES);
-        assertThat(defaults.getMaximumWeight().toBytes()).isEqualTo(NearCacheSettings.DEFAULT_MAXIMUM_WEIGHT_BYTES);
+        AdaptiveCacheSpringCacheProperties.Near defaults = PropertyDefaults.of(AdaptiveCacheSpringCacheProperties.Near.class);
+        assertThat(defaults.maximumEntries()).isEqualTo(NearCacheSettings.DEFAULT_MAXIMUM_ENTRIES);
+        assertThat(defaults.maximumWeight().toBytes()).isEqualTo(NearCacheSettings.DEFAULT_MAXIMUM_WEIGHT_BYTES);
     }
 
     @Test
     void aCachesOwnBoundShouldReplaceThatBoundOnlyAndBothMayBeSet() {
-        AdaptiveCacheSpringCacheProperties.NearCache products = new AdaptiveCacheSpringCacheProperties.NearCache();
-        products.setMaximumEntries(50L);
-        AdaptiveCacheSpringCacheProperties.NearCache images = new AdaptiveCacheSpringCacheProperties.NearCache();
-        images.setMaximumWeight(DataSize.ofMegabytes(1));
-        AdaptiveCacheSpringCacheProperties.NearCache both = new AdaptiveCacheSpringCacheProperties.NearCache();
-        both.setMaximumEntries(7L);
-        both.setMaximumWeight(DataSize.ofKilobytes(7));
-        near.getCaches().put("products", products);
-        near.getCaches().put("images", images);
-        near.getCaches().put("both", both);
+        AdaptiveCacheSpringCacheProperties.Near near = new Binder(new MapConfigurationPropertySource(Map.of(
+                "near.caches.products.maximum-entries", "50", "near.caches.images.maximum-weight", "1MB",
+                "near.caches.both.maximum-entries", "7", "near.caches.both.maximum-weight", "7KB")))
+                .bindOrCreate("near", AdaptiveCacheSpringCacheProperties.Near.class);
         assertThatCode(() -> near.validate("adaptive-cache.cache.near")).doesNotThrowAnyException();
 
         assertThat(near.settingsFor("products", "p:").maximumEntries()).isEqualTo(50);

@@ -1,47 +1,30 @@
 package io.adaptivecache.autoconfigure;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import org.junit.jupiter.api.Test;
+import io.adaptivecache.testservers.PackageLayeringContract;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The layering of the Spring Boot module, checked on its compiled classes: the Actuator endpoint
  * and health indicators ({@code io.adaptivecache.actuate}) read the core's types only (a template
- * through its management interface), and the auto-configuration wires them; no package cycles.
+ * through its management interface), and the auto-configuration wires them; no package cycles
+ * (see {@link PackageLayeringContract}).
  */
-class PackageLayeringTests {
+class PackageLayeringTests extends PackageLayeringContract {
 
-    // Exactly this module's main classes, not its tests nor the core module's.
-    private static final JavaClasses CLASSES = new ClassFileImporter()
-            .importUrl(AdaptiveCacheAutoConfiguration.class.getProtectionDomain().getCodeSource().getLocation());
-
-    @Test
-    void actuateShouldNotDependOnTheAutoConfiguration() {
-        noClasses().that().resideInAPackage("io.adaptivecache.actuate..").should().dependOnClassesThat()
-                .resideInAPackage("io.adaptivecache.autoconfigure..").check(CLASSES);
+    PackageLayeringTests() {
+        super(AdaptiveCacheAutoConfiguration.class, "io.adaptivecache.actuate.endpoint", "io.adaptivecache.actuate.health",
+                "io.adaptivecache.spring.cache");
     }
 
-    @Test
-    void actuateShouldSeeTemplatesThroughTheirInterfaces() {
-        // The endpoint and health indicators read a template's management interface, whichever template it is.
-        noClasses().that().resideInAPackage("io.adaptivecache.actuate..").should().dependOnClassesThat()
-                .resideInAPackage("io.adaptivecache.template..").check(CLASSES);
-    }
-
-    @Test
-    void thePackagesShouldBeFreeOfCycles() {
-        slices().matching("io.adaptivecache.(*)..").should().beFreeOfCycles().check(CLASSES);
-    }
-
-    @Test
-    void theRulesShouldSeeTheWholeModule() {
-        // A rule over classes that were not imported passes whatever the code does.
-        assertThat(CLASSES.containPackage("io.adaptivecache.actuate.endpoint")).isTrue();
-        assertThat(CLASSES.containPackage("io.adaptivecache.actuate.health")).isTrue();
-        assertThat(CLASSES.containPackage("io.adaptivecache.spring.cache")).isTrue();
+    @ParameterizedTest(name = "{0} must not depend on {1}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            io.adaptivecache.actuate.. | io.adaptivecache.autoconfigure.. | the auto-configuration wires the endpoint and health indicators, not the other way
+            io.adaptivecache.actuate.. | io.adaptivecache.template..      | they read a template's management interface, whichever template it is
+            """)
+    void onePackageShouldNotDependOnAnother(String from, String to, String why) {
+        noClasses().that().resideInAPackage(from).should().dependOnClassesThat().resideInAPackage(to).because(why).check(classes());
     }
 }

@@ -18,6 +18,7 @@ import java.util.function.Function;
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.pairs.PhasePlan;
+import io.adaptivecache.benchmarks.targets.BootDefaults;
 
 /**
  * The benchmark's command line. Every option has a full-run default; {@code --quick} switches
@@ -65,6 +66,9 @@ final class BenchmarkOptions {
               --max-outside 10%        drop a cycle when another process (and steal) took more than this share of the
                                        machine during one of its slices
               --worker-heap 1g         each target JVM's maximum heap
+              --boot-settle 125s       --settle for boot-default, the starter's template in a Spring Boot context, whose
+                                       production timings and timeouts no option changes (two dwells and five windows;
+                                       --quick: --settle)
 
             History check (--backends and --out apply; the default out is docs/benchmarks/runs/<date>-near-check):
               --goals near-check       near caches and plain writers on one server, faults injected, every read checked
@@ -75,11 +79,23 @@ final class BenchmarkOptions {
               --check-limit 60m        the most time to run, per backend, targets met or not
               --seed 26                the seed of the mix, the faults' order and their targets
 
+            End to end (--threads as wrk's connections, --targets as application ids, --warm-up, --settle, --slice, --ramp,
+            --pairs, --max-pairs, --batch, --max-outside, --timeout, --worker-heap, --redis and --out apply; needs wrk):
+              --goals e2e              a Boot web application (GET /items/{id} through @Cacheable on Redis) on
+                                       spring-boot-starter-data-redis's defaults, with its pool, on adaptive-cache's defaults
+                                       and with its near cache, a JVM each, loaded over HTTP by wrk in alternating slices;
+                                       verdicts on requests/s and p99. Its defaults: --threads 16,64,256 --slice 5s --ramp 1s
+                                       --warm-up 20s --settle 100s (slices and ramps in whole seconds, wrk's unit)
+
             Phases (--backends, --timeout, --adaptive-*, --max-outside, --worker-heap, --redis, --memcached and --out apply):
               --phases callers,rtt,size  each target runs these load sequences under one client, cycle after cycle
+                                       (also surge: boot-default and a fixed MULTI(N) only, 8 callers, then 200, on 1 s
+                                       windows; goal: from 3 s after the step every second >= 0.9x MULTI(N), no failed call)
+              --surge-settle 120s      the surge's time at 8 callers, for the production policy to switch and keep it
+              --surge-hold 60s         its time at 200 callers (--quick: 3s and 5s)
               --cycles 4               how many times each target runs each sequence
               --phase-length 6s        each phase's length; the adaptive window defaults to 250ms here, dwell and trial
-                                       to 5 windows (the production defaults 1 s / 5 s / 5 s, scaled to the phase)
+                                       to 5 windows (boot-default keeps the starter's production timings)
             """;
 
     List<Integer> threads = List.of(1, 8, 50, 200);
@@ -91,6 +107,9 @@ final class BenchmarkOptions {
     Duration warmUp = Duration.ofSeconds(1);
     Duration measure = Duration.ofSeconds(3);
     Duration settle = Duration.ofSeconds(20);
+    Duration bootSettle = BootDefaults.read().settleLimit();
+    Duration surgeSettle = PhasePlan.SURGE_SETTLE;
+    Duration surgeHold = PhasePlan.SURGE_HOLD;
     Duration adaptiveWindow = Duration.ofSeconds(1);
     Duration adaptiveDwell;
     Duration adaptiveTrial;
@@ -167,11 +186,20 @@ final class BenchmarkOptions {
             options.slice = Duration.ofMillis(300);
             options.ramp = Duration.ofMillis(100);
             options.workerHeap = "256m";
+            options.surgeSettle = Duration.ofSeconds(3);
+            options.surgeHold = Duration.ofSeconds(5);
         }
         given.remove("quick");
         given.forEach((name, value) -> options.set(name, value));
+        if (options.goals.contains("e2e")) {
+            options.endToEndDefaults(given.keySet());
+        }
+        if (options.quick && !given.containsKey("boot-settle")) {
+            // Proves that the Boot-built default starts, serves and closes, not that its production policy settles.
+            options.bootSettle = options.settle;
+        }
         if (!options.phases.isEmpty()) {
-            // Phases of seconds: the production timings (window 1 s, dwell and trial 5 s) scaled down four times.
+            // Phases of seconds: the window a quarter of the production 1 s, dwell and trial five windows (production: 60 s / 30 s).
             if (!given.containsKey("adaptive-window")) {
                 options.adaptiveWindow = options.quick ? Duration.ofMillis(100) : Duration.ofMillis(250);
             }
@@ -212,6 +240,32 @@ final class BenchmarkOptions {
         return options;
     }
 
+    /**
+     * The end-to-end run's own defaults where an option is not given: wrk's connections, slices of
+     * whole seconds (wrk's unit) long enough for a p99 of tens of thousands of requests, and the
+     * warm-up a Spring application's JIT needs.
+     */
+    private void endToEndDefaults(java.util.Set<String> given) {
+        if (!given.contains("threads")) {
+            this.threads = this.quick ? List.of(16) : List.of(16, 64, 256);
+        }
+        if (!given.contains("slice")) {
+            this.slice = Duration.ofSeconds(this.quick ? 2 : 5);
+        }
+        if (!given.contains("ramp")) {
+            this.ramp = this.quick ? Duration.ZERO : Duration.ofSeconds(1);
+        }
+        if (!given.contains("warm-up")) {
+            this.warmUp = Duration.ofSeconds(this.quick ? 4 : 20);
+        }
+        if (!given.contains("settle")) {
+            this.settle = Duration.ofSeconds(this.quick ? 10 : 100);
+        }
+        if (!given.contains("worker-heap")) {
+            this.workerHeap = "1g";
+        }
+    }
+
     private void set(String name, String value) {
         switch (name) {
             case "threads" -> this.threads = list(value, name, text -> positive(Integer.parseInt(text), name));
@@ -223,6 +277,9 @@ final class BenchmarkOptions {
             case "warm-up" -> this.warmUp = duration(value, name);
             case "measure" -> this.measure = duration(value, name);
             case "settle" -> this.settle = duration(value, name);
+            case "boot-settle" -> this.bootSettle = duration(value, name);
+            case "surge-settle" -> this.surgeSettle = duration(value, name);
+            case "surge-hold" -> this.surgeHold = duration(value, name);
             case "adaptive-window" -> this.adaptiveWindow = duration(value, name);
             case "adaptive-dwell" -> this.adaptiveDwell = duration(value, name);
             case "adaptive-trial" -> this.adaptiveTrial = duration(value, name);

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import io.adaptivecache.benchmarks.check.CheckReport;
 import io.adaptivecache.benchmarks.check.CheckRun;
+import io.adaptivecache.benchmarks.http.HttpBenchmark;
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.CellResult;
 import io.adaptivecache.benchmarks.load.ClosedLoopRunner;
@@ -36,6 +37,7 @@ import io.adaptivecache.benchmarks.report.ResultSet;
 import io.adaptivecache.benchmarks.report.RunFacts;
 import io.adaptivecache.benchmarks.servers.BenchmarkServers;
 import io.adaptivecache.benchmarks.targets.BenchTarget;
+import io.adaptivecache.benchmarks.targets.BootDefaults;
 import io.adaptivecache.benchmarks.targets.Targets;
 import io.adaptivecache.redis.RedisTransport;
 
@@ -76,6 +78,9 @@ public final class Benchmarks {
     }
 
     static Path run(BenchmarkOptions options) throws Exception {
+        if (options.goals.contains("e2e")) {
+            return endToEnd(options);
+        }
         if (options.goals.contains("near-check")) {
             return nearCheck(options);
         }
@@ -181,8 +186,8 @@ public final class Benchmarks {
         double maxDisturbance = options.maxOutside * cores;
         PairedRun.Settings settings = new PairedRun.Settings(options.out, options.threads, options.sizes, options.networks, options.addresses, options.delay,
                 new ClientTimings(options.timeout, options.adaptiveWindow, options.adaptiveDwell, options.adaptiveTrial), options.warmUp,
-                options.settle, options.ramp, options.slice, options.pairs, options.maxPairs, options.batch, maxDisturbance,
-                options.workerHeap);
+                options.settle, options.bootSettle, options.ramp, options.slice, options.pairs, options.maxPairs, options.batch,
+                maxDisturbance, options.workerHeap);
         PairedRun.Result result = new PairedRun(settings, set).run();
         Map<String, Map<String, String>> facts = facts(options, result.started(), result.finished());
         Map<String, String> run = facts.get("Run");
@@ -195,10 +200,30 @@ public final class Benchmarks {
                 + " target warmed alone for " + options.warmUp.toMillis() + " ms (adaptive ones settle, at most "
                 + options.settle.toMillis() + " ms) before its first slice on a workload");
         run.put("Target JVMs", "one per target, -Xmx" + options.workerHeap + ", idle while another runs; Lettuce's transport from the"
-                + " target id (@io_uring), NIO otherwise");
+                + " target id (@io_uring), auto for " + Targets.BOOT_DEFAULT + ", NIO otherwise");
+        run.put(Targets.BOOT_DEFAULT, bootDefault() + "; settles at most " + options.bootSettle.toMillis() + " ms");
         run.put("Dropped", String.format(Locale.ROOT, "a cycle whose slice saw more than %.0f%% of the machine (%.2f cores) taken by"
                 + " other processes and steal", options.maxOutside * 100, maxDisturbance));
         return VerdictReport.write(options.out, set, result, maxDisturbance, facts);
+    }
+
+    /** The end-to-end run: a Boot web application on each cache setup, loaded over HTTP by wrk; {@code e2e.md}. */
+    static Path endToEnd(BenchmarkOptions options) throws Exception {
+        if (options.goals.size() > 1) {
+            throw new IllegalArgumentException("--goals e2e runs alone, was " + options.goals);
+        }
+        System.setProperty("java.awt.headless", "true");
+        // This JVM runs no Redis client; fixing Lettuce's transport keeps the run's facts from making it pick one (and warn).
+        RedisTransport.select(RedisTransport.NIO);
+        HttpBenchmark.Settings settings = new HttpBenchmark.Settings(options.out, options.threads, options.targets,
+                options.addresses.get(Backend.REDIS), options.timeout, options.warmUp, options.settle, options.ramp, options.slice,
+                options.pairs, options.maxPairs, options.batch, options.maxOutside * Runtime.getRuntime().availableProcessors(),
+                options.workerHeap);
+        return HttpBenchmark.run(settings, (started, finished) -> {
+            Map<String, Map<String, String>> facts = facts(options, started, finished);
+            facts.get("Run").keySet().retainAll(List.of("Command", "Started", "Duration"));
+            return facts;
+        });
     }
 
     /** A history check: near caches under a seeded mix and faults on each backend, every read checked; {@code near-check.md}. */
@@ -231,7 +256,8 @@ public final class Benchmarks {
         System.setProperty("java.awt.headless", "true");
         double maxDisturbance = options.maxOutside * Runtime.getRuntime().availableProcessors();
         List<Backend> backends = options.backends.stream().filter(backend -> backend != Backend.REDIS_CLUSTER).toList();
-        PhaseRun.Settings settings = new PhaseRun.Settings(options.out, backends, PhasePlan.named(options.phases), options.addresses,
+        PhaseRun.Settings settings = new PhaseRun.Settings(options.out, backends, PhasePlan.named(options.phases, options.surgeSettle,
+                options.surgeHold), options.addresses,
                 new ClientTimings(options.timeout, options.adaptiveWindow, options.adaptiveDwell, options.adaptiveTrial),
                 options.phaseLength, options.cycles, maxDisturbance, options.workerHeap);
         PhaseRun.Result result = new PhaseRun(settings).run();
@@ -240,14 +266,23 @@ public final class Benchmarks {
         run.keySet().removeIf(key -> !key.equals("Command") && !key.equals("Started") && !key.equals("Duration")
                 && !key.equals("Finished"));
         run.put("Sequences", String.join(", ", options.phases) + "; " + options.cycles + " cycles; phases of "
-                + options.phaseLength.toMillis() + " ms, the second half counted as after settling");
+                + options.phaseLength.toMillis() + " ms, the second half counted as after settling"
+                + (options.phases.contains("surge") ? "; surge: " + options.surgeSettle.toMillis() + " ms at 8 callers, then "
+                        + options.surgeHold.toMillis() + " ms at 200" : ""));
         run.put("Adaptive timings", "window " + options.adaptiveWindow.toMillis() + " ms, dwell " + options.adaptiveDwell.toMillis()
-                + " ms, trial " + options.adaptiveTrial.toMillis() + " ms (the production defaults 1 s, 5 s and 5 s scaled to the phase)");
+                + " ms, trial " + options.adaptiveTrial.toMillis() + " ms for the adaptive templates the harness builds; "
+                + bootDefault());
         run.put("Target JVMs", "one per target, -Xmx" + options.workerHeap + ", idle while another runs; Lettuce's transport from the"
-                + " target id (@io_uring), NIO otherwise");
+                + " target id (@io_uring), auto for " + Targets.BOOT_DEFAULT + ", NIO otherwise");
         run.put("Dropped", String.format(Locale.ROOT, "a cycle's phase during which other processes and steal took more than %.0f%% of"
                 + " the machine (%.2f cores)", options.maxOutside * 100, maxDisturbance));
         return PhaseReport.write(options.out, settings, result, facts);
+    }
+
+    /** What a report says of the Boot-built default, whose timings no option changes. */
+    private static String bootDefault() {
+        return Targets.BOOT_DEFAULT + ": the starter's template in a Spring Boot context, only the server's address set: the"
+                + " production defaults (" + BootDefaults.read().describe() + ", the starter's timeouts and transport)";
     }
 
     private static CellResult measure(ClosedLoopRunner runner, BenchTarget target, String host, int port, Workload workload,

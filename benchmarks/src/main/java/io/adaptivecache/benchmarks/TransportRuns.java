@@ -13,6 +13,7 @@ import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.report.CsvLog;
 import io.adaptivecache.benchmarks.report.ResultSet;
 import io.adaptivecache.benchmarks.servers.BenchmarkServers;
+import io.adaptivecache.benchmarks.servers.ChildJvm;
 import io.adaptivecache.benchmarks.targets.BenchTarget;
 import io.adaptivecache.benchmarks.targets.Targets;
 import io.adaptivecache.redis.RedisTransport;
@@ -64,7 +65,7 @@ final class TransportRuns {
 
     private static void runChild(BenchmarkOptions options, BenchmarkServers servers, List<Backend> backends,
             RedisTransport transport, int round, Path directory) throws Exception {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
+        List<String> command = new ArrayList<>(List.of(ChildJvm.java(), "-cp",
                 System.getProperty("java.class.path"), Benchmarks.class.getName()));
         command.addAll(options.argumentsWithout("transports", "transport", "rounds", "out", "redis", "memcached", "redis-cluster"));
         command.addAll(List.of("--transport", transport.label(), "--rounds", "1", "--round-number", Integer.toString(round),

@@ -98,12 +98,13 @@ class QuickBenchmarkIntegrationTests {
 
     @Test
     void quickPhaseRunStepsTheLoadUnderEveryTargetAndDrawsItsTimeline(@TempDir Path out) throws Exception {
-        runJar(out, 6, "--quick", "--phases", "callers,rtt", "--phase-length", "500ms", "--backends", "redis", "--out",
+        runJar(out, 7, "--quick", "--phases", "callers,rtt,surge", "--phase-length", "500ms", "--backends", "redis", "--out",
                 out.toString());
 
         List<String> phases = Files.readAllLines(out.resolve("phases.csv"), StandardCharsets.UTF_8);
-        // Eight Redis targets, one cycle, five caller phases and three round-trip phases each.
-        assertThat(phases).hasSize(1 + 8 * (5 + 3));
+        // Nine Redis targets (the Boot-built default among them), one cycle, five caller phases and three round-trip phases
+        // each; the surge's two phases for the Boot-built default and its fixed reference.
+        assertThat(phases).hasSize(1 + 9 * (5 + 3) + 2 * 2);
         for (String phase : phases.subList(1, phases.size())) {
             String[] columns = phase.split(",", -1);
             assertThat(Double.parseDouble(columns[9])).as("calls per second over %s", phase).isPositive();
@@ -119,8 +120,14 @@ class QuickBenchmarkIntegrationTests {
                 .isNotEmpty().allSatisfy(strategy -> assertThat(strategy).matches("SINGLE|MULTI\\(\\d+\\)|POOLED\\(\\d+\\)"));
         String report = Files.readString(out.resolve("phases.md"), StandardCharsets.UTF_8);
         assertThat(report).contains("## Redis · caller count", "## Redis · round trip", "÷ our best fixed configuration, whole phase",
-                "Switches per cycle in each phase");
-        for (String chart : List.of("redis-callers-timeline.png", "redis-rtt-timeline.png")) {
+                "boot-default ÷ the best peer as users run it, after settling", "Switches per cycle in each phase", "## Redis · surge");
+        // A verdict, whatever it is (a busy machine may drop the one cycle): no figure is asserted.
+        assertThat(report).containsPattern("Surge goal on [01] kept cycles of 1, \\d+ failed calls: \\*\\*(met|missed|undecided)\\*\\*");
+        // The surge's phases keep their own lengths (--quick: 3 s and 5 s) on windows of the production length.
+        assertThat(phases.stream().filter(line -> line.contains(",surge,"))).hasSize(4);
+        assertThat(Files.readAllLines(out.resolve("timeline.csv"), StandardCharsets.UTF_8).stream()
+                .filter(line -> line.startsWith("redis,surge,2,1,boot-default,"))).hasSize(5);
+        for (String chart : List.of("redis-callers-timeline.png", "redis-rtt-timeline.png", "redis-surge-timeline.png")) {
             assertThat(readImage(out.resolve(chart)).getWidth()).as(chart).isGreaterThanOrEqualTo(1000);
         }
     }

@@ -153,8 +153,8 @@ public final class DelayingProxy implements AutoCloseable {
             catch (IOException | InterruptedException ex) {
                 // closed
             }
-            closeQuietly(from);
-            closeQuietly(to);
+            Sockets.closeQuietly(from);
+            Sockets.closeQuietly(to);
         }, "delay-proxy-write");
         reader.setDaemon(true);
         writer.setDaemon(true);
@@ -162,25 +162,11 @@ public final class DelayingProxy implements AutoCloseable {
         writer.start();
     }
 
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        }
-        catch (IOException ex) {
-            // already closed
-        }
-    }
-
     @Override
     public void close() {
         this.open = false;
-        try {
-            this.listener.close();
-        }
-        catch (IOException ex) {
-            // already closed
-        }
-        this.sockets.forEach(DelayingProxy::closeQuietly);
+        Sockets.closeQuietly(this.listener);
+        this.sockets.forEach(Sockets::closeQuietly);
     }
 
     /** Released in arrival order: equal release times fall back to the sequence number. */

@@ -139,8 +139,14 @@ public final class MemcachedServer extends ServerProcess {
     }
 
     /** The server's {@code curr_connections}, less the admin connection used to ask. */
-    public int currentConnections() {
+    @Override
+    public int connectedClients() {
         return Integer.parseInt(stat("curr_connections")) - 1;
+    }
+
+    @Override
+    public long connectionsReceived() {
+        return Long.parseLong(stat("total_connections"));
     }
 
     /** The server's {@code total_items} (items ever stored), for checking where keys landed. */

@@ -112,8 +112,14 @@ public final class RedisServer extends ServerProcess {
     }
 
     /** The server's {@code connected_clients}, less the admin connection used to ask. */
+    @Override
     public int connectedClients() {
         return Integer.parseInt(info("clients", "connected_clients")) - 1;
+    }
+
+    @Override
+    public long connectionsReceived() {
+        return Long.parseLong(info("stats", "total_connections_received"));
     }
 
     /** One field's value in an {@code INFO} reply. */

@@ -181,6 +181,20 @@ public abstract class ServerProcess implements AutoCloseable {
     protected abstract boolean answers() throws IOException;
 
     /** The port the server listens on. */
+    /**
+     * Client connections open on the server now, as the server counts them, less the one this
+     * asks on: the truth a test compares a client's own counters against.
+     * @return the count
+     */
+    public abstract int connectedClients();
+
+    /**
+     * Connections the server has accepted since it started, as it counts them (the ones this
+     * asks on included): how a test sees whether a client opened connections it should not have.
+     * @return the count
+     */
+    public abstract long connectionsReceived();
+
     public int port() {
         return port;
     }
@@ -352,12 +366,7 @@ public abstract class ServerProcess implements AutoCloseable {
     protected void closeAdminSocket() {
         synchronized (adminLock) {
             if (adminSocket != null) {
-                try {
-                    adminSocket.close();
-                }
-                catch (IOException ex) {
-                    // already gone
-                }
+                Sockets.closeQuietly(adminSocket);
                 adminSocket = null;
             }
         }

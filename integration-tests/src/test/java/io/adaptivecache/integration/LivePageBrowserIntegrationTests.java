@@ -380,7 +380,7 @@ class LivePageBrowserIntegrationTests extends RealCacheServers {
             double p50Millis, double p99Millis) {
     }
 
-    private static WebDriver openBrowser(Path profile) {
+    static WebDriver openBrowser(Path profile) {
         assertThat(CHROMIUM).as("headless Chromium; install it with: sudo apt-get install -y chromium chromium-driver").exists();
         assertThat(CHROMEDRIVER).as("ChromeDriver; install it with: sudo apt-get install -y chromium-driver").exists();
         ChromeOptions options = new ChromeOptions();

@@ -33,6 +33,7 @@ import org.springframework.core.env.MapPropertySource;
  * shipped in a jar) and no memcached (the sample then runs Redis-only). Each fallback is one log
  * line. With {@code sample.delay-proxy.enabled}, connections go through {@link DelayingProxy}s
  * so that the page can add a network delay. Everything is stopped when the application stops.
+ * Does nothing while the build processes the sample ahead of time.
  */
 public class LocalCacheServers implements ApplicationListener<ApplicationEvent>, org.springframework.core.Ordered {
 
@@ -49,6 +50,13 @@ public class LocalCacheServers implements ApplicationListener<ApplicationEvent>,
 
     @Override
     public void onApplicationEvent(ApplicationEvent event) {
+        // The build's ahead-of-time processing (spring-boot:process-aot) runs the application only up to its
+        // bean definitions and never closes the context: servers started here would outlive the build, and
+        // probing the configured address would reach whatever happens to listen on the build machine. Spring
+        // sets this property for the duration of the processing (AbstractAotProcessor.process).
+        if (Boolean.getBoolean("spring.aot.processing")) {
+            return;
+        }
         if (event instanceof ApplicationEnvironmentPreparedEvent prepared) {
             prepare(prepared.getEnvironment());
         }

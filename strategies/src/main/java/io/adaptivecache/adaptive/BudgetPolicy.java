@@ -9,7 +9,12 @@ import io.adaptivecache.metrics.WindowSample;
  * the default policy); a switch the layers within propose beyond it waits, as
  * {@link DecisionReason#BUDGET_EXHAUSTED}, until the oldest leaves the period. Every switch
  * carried out counts (an operator's and a rollback too), but a rollback is never held back: it
- * undoes a switch that lost its trial.
+ * undoes a switch that lost its trial. A move out of trouble ({@link DecisionReason#leavesTrouble()})
+ * counts and is held back like any other: the budget is the one bound no sequence of decisions can
+ * exceed, so a spent budget can keep callers waiting for a pool until its oldest switch is an hour
+ * old (the move is then made at the first window after, since its windows kept agreeing). It takes
+ * a load that changes regime every few minutes for an hour to spend it: a move out of trouble
+ * doubles the dwell before the move back.
  */
 final class BudgetPolicy extends PolicyDecorator {
 

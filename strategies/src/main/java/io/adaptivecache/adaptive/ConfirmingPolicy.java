@@ -11,21 +11,35 @@ import org.jspecify.annotations.Nullable;
 import static io.adaptivecache.adaptive.Figures.seconds;
 
 /**
- * Confirmation and dwell, against flapping. A proposed switch is carried out only when every
- * counted window for a whole dwell (and at least {@code confirmWindows} of them) proposed the same
- * target, so a load that changes faster than the dwell (a square wave, or a load hovering at a
- * threshold) never completes a proposal; and no sooner than a dwell after the last change (the
- * first dwell counting from the first window seen). The dwell doubles after each rollback and
- * after a switch that could not be carried out (up to {@code maxDwell}), and halves back toward
- * {@code dwell} after each accepted trial; a proposal must still hold for {@code dwell}.
+ * Confirmation and dwell, against flapping; leave trouble fast, return slowly. A proposed switch
+ * made for a gain is carried out only when every counted window for a whole dwell (and at least
+ * {@code confirmWindows} of them) proposed the same target, so a load that changes faster than
+ * the dwell (a square wave, or a load hovering at a threshold) never completes a proposal; and no
+ * sooner than a dwell after the last change (the first dwell counting from the first window
+ * seen). The dwell doubles after each rollback, after each move out of trouble and after a switch
+ * that could not be carried out (up to {@code maxDwell}), and halves back toward {@code dwell}
+ * after each accepted trial; a proposal must still hold for {@code dwell}.
+ * <p>A move out of trouble ({@link DecisionReason#leavesTrouble()}: a pool that makes callers
+ * wait) is carried out once {@code confirmWindows} consecutive counted windows proposed it,
+ * however recent the last change, as TCP leaves a congested window at the first losses and grows
+ * back slowly: callers waiting for a pool cannot wait for a dwell. Only after a switch that could
+ * not be carried out does it wait for the (doubled) dwell, so that an unreachable server is not
+ * asked for new connections every few windows. Going back (a gain) then waits for the doubled
+ * dwell, so a load that surges and calms again faster than that moves once and stays.
  * <p>What the layers within answer other than a proposal (a window that does not count, a
- * suppression, a trial and its verdict) passes as it is, and neither confirms nor breaks one.
+ * suppression, a trial and its verdict) passes as it is, and neither confirms nor breaks a
+ * proposal made for a gain; a trial or a suppression does break a run of windows in trouble, since
+ * the layers within answer one only when the rules found no trouble in the window.
  */
 final class ConfirmingPolicy extends PolicyDecorator {
 
     /** The layers' own answers, which are not proposals of the rules. */
     private static final Set<DecisionReason> NOT_PROPOSALS = EnumSet.of(DecisionReason.SUPPRESSED, DecisionReason.DISTURBED,
             DecisionReason.INSUFFICIENT_DATA, DecisionReason.TRIAL, DecisionReason.TRIAL_ACCEPTED, DecisionReason.ROLLBACK);
+
+    /** Answers from windows the rules did not judge: they neither make nor break a run of windows in trouble. */
+    private static final Set<DecisionReason> UNJUDGED = EnumSet.of(DecisionReason.DISTURBED, DecisionReason.INSUFFICIENT_DATA,
+            DecisionReason.TRIAL_ACCEPTED);
 
     private final int confirmWindows;
     private final long stabilityNanos;
@@ -36,6 +50,8 @@ final class ConfirmingPolicy extends PolicyDecorator {
     private @Nullable DecisionReason candidateReason;
     private int candidateWindows;
     private long candidateSinceNanos;
+    private int troubleWindows;
+    private boolean lastSwitchFailed;
 
     ConfirmingPolicy(int confirmWindows, Duration dwell, Duration maxDwell, StrategyPolicy inner) {
         super(inner);
@@ -60,7 +76,31 @@ final class ConfirmingPolicy extends PolicyDecorator {
         else if (decision.reason() == DecisionReason.TRIAL_ACCEPTED) {
             this.dwellNanos = Math.max(this.stabilityNanos, this.dwellNanos / 2);
         }
+        if (decision.isSwitch() && decision.reason().leavesTrouble()) {
+            return escape(decision, now);
+        }
+        if (!UNJUDGED.contains(decision.reason())) {
+            this.troubleWindows = 0;
+        }
         return NOT_PROPOSALS.contains(decision.reason()) ? decision : confirm(decision, window, now);
+    }
+
+    /** A move out of trouble: {@code confirmWindows} consecutive counted windows, no dwell (unless the last switch failed). */
+    private Decision escape(Decision proposal, long now) {
+        // It breaks a proposal made for a gain, as any other answer of the rules would.
+        this.candidate = null;
+        this.candidateWindows = 0;
+        this.troubleWindows++;
+        long sinceChange = now - this.lastChangeNanos;
+        if (this.lastSwitchFailed && sinceChange < this.dwellNanos) {
+            return dwell(now, proposal.current(), sinceChange);
+        }
+        if (this.troubleWindows < this.confirmWindows) {
+            return Decision.stay(now, proposal.current(), DecisionReason.CONFIRMING, proposal.reason() + " toward " + proposal.target()
+                    + " in " + this.troubleWindows + " consecutive windows (leaving trouble needs " + this.confirmWindows
+                    + ", not the dwell): " + proposal.evidence());
+        }
+        return proposal;
     }
 
     /** Every proposal is judged, during the dwell too: it must hold without a break for a whole dwell. */
@@ -105,9 +145,14 @@ final class ConfirmingPolicy extends PolicyDecorator {
     public void onSwitch(Decision decision, boolean applied, boolean trial, long now) {
         this.candidate = null;
         this.candidateWindows = 0;
+        this.troubleWindows = 0;
         this.lastChangeNanos = now;
+        this.lastSwitchFailed = !applied;
         if (!applied) {
             backOff(); // the new strategy could not be opened: back off before trying again
+        }
+        else if (decision.reason().leavesTrouble()) {
+            backOff(); // the strategy left made callers wait at this load: going back waits twice as long
         }
         super.onSwitch(decision, applied, trial, now);
     }

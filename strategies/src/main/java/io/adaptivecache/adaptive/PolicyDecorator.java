@@ -11,7 +11,8 @@ import io.adaptivecache.metrics.WindowSample;
  * trial, suppression, confirmation and dwell, the switch budget), asks the layer within, and
  * may hold back or replace what it answers. Layers learn of each other only through the
  * decisions that pass them on the way out and the switches reported to every layer
- * ({@link #onSwitch}), which each forwards inward.
+ * ({@link #onSwitch}), which each forwards inward. {@link ThresholdStrategyPolicy} is the shell
+ * around the outermost layer: a decorator that adds no concern of its own.
  */
 abstract class PolicyDecorator implements StrategyPolicy {
 

@@ -7,7 +7,10 @@ import io.adaptivecache.metrics.WindowSample;
 /**
  * Suspends changes while the load flaps between regimes: once {@code suppressAfterRollbacks}
  * rollbacks (trials the layers within lost) fall within an hour, every window answers
- * {@link DecisionReason#SUPPRESSED} for {@code suppression}, and the layers within see none.
+ * {@link DecisionReason#SUPPRESSED} for {@code suppression}, but for a move out of trouble
+ * ({@link DecisionReason#leavesTrouble()}) and the verdict of a trial: suppression holds back moves
+ * made for a gain, which are what flaps, never callers waiting for a pool. The layers within still
+ * judge every window meanwhile, so that they can tell trouble.
  */
 final class SuppressingPolicy extends PolicyDecorator {
 
@@ -27,11 +30,12 @@ final class SuppressingPolicy extends PolicyDecorator {
 
     @Override
     public Decision decide(WindowSample window, long now) {
-        if (isSuppressed(now)) {
+        boolean suppressed = isSuppressed(now);
+        Decision decision = this.inner.decide(window, now);
+        if (suppressed && !passes(decision)) {
             return Decision.stay(now, window.strategy(), DecisionReason.SUPPRESSED,
                     "changes suspended after " + this.rollbacks.size() + " rollbacks within an hour");
         }
-        Decision decision = this.inner.decide(window, now);
         if (decision.reason() == DecisionReason.ROLLBACK) {
             this.rollbacks.add(now);
             if (this.rollbacks.size() >= this.suppressAfterRollbacks) {
@@ -40,6 +44,15 @@ final class SuppressingPolicy extends PolicyDecorator {
             }
         }
         return decision;
+    }
+
+    /**
+     * What passes a suppression: a move out of trouble, and a trial's verdict (an operator's trial can
+     * run while changes are suspended; its rollback undoes a switch rather than making one).
+     */
+    private static boolean passes(Decision decision) {
+        return (decision.isSwitch() && decision.reason().leavesTrouble()) || decision.reason() == DecisionReason.ROLLBACK
+                || decision.reason() == DecisionReason.TRIAL_ACCEPTED;
     }
 
     @Override

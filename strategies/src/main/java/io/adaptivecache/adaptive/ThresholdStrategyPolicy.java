@@ -19,12 +19,17 @@ import org.jspecify.annotations.Nullable;
  * trial against the incumbent's recent windows, rolled back if the median of its mean latencies at
  * comparable load is worse by more than {@code trialTolerance}, and not proposed again while the
  * load stays like the one it lost at. Each instance keeps a history of its own.
+ * <p>Leave trouble fast, return slowly, as TCP's congestion control does: leaving a pool that makes
+ * callers wait ({@link DecisionReason#POOL_CONTENTION}, {@link DecisionReason#POOL_SATURATED}) takes
+ * {@code confirmWindows} consecutive counted windows, however recent the last change and during a
+ * trial or a suppression too, is not on trial, and doubles the dwell; moves made for a gain (every
+ * other reason) keep the dwell and the trial, so going back to the pool waits at least twice the
+ * dwell. The budget bounds both.
  */
-public final class ThresholdStrategyPolicy implements StrategyPolicy {
+public final class ThresholdStrategyPolicy extends PolicyDecorator {
 
     private final Settings settings;
     private final @Nullable BlockingPool blockingPool;
-    private final StrategyPolicy layers;
 
     /**
      * Creates a policy.
@@ -40,14 +45,19 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
      * @param blockingPool when a blocking pool suits the load, or {@code null} if the backend has none
      */
     public ThresholdStrategyPolicy(Settings settings, @Nullable BlockingPool blockingPool) {
-        this.settings = Objects.requireNonNull(settings, "settings");
+        super(layers(Objects.requireNonNull(settings, "settings"), blockingPool));
+        this.settings = settings;
         this.blockingPool = blockingPool;
+    }
+
+    /** The layers, built from the inside out; this policy is the shell around the outermost, and passes everything to it. */
+    private static StrategyPolicy layers(Settings settings, @Nullable BlockingPool blockingPool) {
         StrategyPolicy rules = PolicyDecorator.proposing(new ThresholdRules(settings, blockingPool)::propose);
         StrategyPolicy trials = new TrialPolicy(settings.trial(), settings.trialTolerance(), settings.maxDwell(), rules);
         StrategyPolicy counted = new CountedWindowsPolicy(settings.minCallsPerWindow(), trials);
         StrategyPolicy suppressing = new SuppressingPolicy(settings.suppressAfterRollbacks(), settings.suppression(), counted);
         StrategyPolicy confirming = new ConfirmingPolicy(settings.confirmWindows(), settings.dwell(), settings.maxDwell(), suppressing);
-        this.layers = new BudgetPolicy(settings.maxSwitchesPerHour(), Duration.ofHours(1), confirming);
+        return new BudgetPolicy(settings.maxSwitchesPerHour(), Duration.ofHours(1), confirming);
     }
 
     /**
@@ -80,17 +90,7 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
 
     @Override
     public Decision decide(WindowSample window, long now) {
-        return this.layers.decide(window, now);
-    }
-
-    @Override
-    public void onSwitch(Decision decision, boolean applied, boolean trial, long now) {
-        this.layers.onSwitch(decision, applied, trial, now);
-    }
-
-    @Override
-    public boolean isSuppressed(long nowNanos) {
-        return this.layers.isSuppressed(nowNanos);
+        return this.inner.decide(window, now);
     }
 
     private static long seconds(long nanos) {
@@ -187,9 +187,10 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
      * @param growAbove calls in flight per shared connection above which N doubles
      * @param shrinkBelow calls in flight per shared connection below which N halves
      * @param poolWaitRatio mean borrow wait over mean use time above which POOLED is left
-     * @param confirmWindows consecutive windows a condition must hold before acting
-     * @param dwell minimum time between changes (doubled after each rollback), and how long a proposal must hold
-     * without a break before it is carried out
+     * @param confirmWindows consecutive windows a condition must hold before acting; all it takes to leave a pool that
+     * makes callers wait
+     * @param dwell minimum time between changes made for a gain (doubled after each rollback and each move out of
+     * trouble), and how long a proposal for a gain must hold without a break before it is carried out
      * @param maxDwell the longest the dwell grows to
      * @param trial how long a new strategy is compared against the one it replaced
      * @param trialTolerance how much worse a trial may do at comparable load before it is rolled back (0.15 = 15%):
@@ -344,14 +345,16 @@ public final class ThresholdStrategyPolicy implements StrategyPolicy {
         public Builder poolWaitRatio(double poolWaitRatio) { this.poolWaitRatio = poolWaitRatio; return this; }
 
         /**
-         * Windows a proposal must hold in before it is carried out.
+         * Windows a proposal must hold in before it is carried out; consecutive windows of trouble
+         * are all it takes to leave a pool that makes callers wait.
          * @param confirmWindows at least 1
          * @return this builder
          */
         public Builder confirmWindows(int confirmWindows) { this.confirmWindows = confirmWindows; return this; }
 
         /**
-         * Minimum time between changes, and how long a proposal must hold. Unless
+         * Minimum time between changes made for a gain, and how long a proposal for a gain must
+         * hold (leaving a pool that makes callers wait does not wait for it). Unless
          * {@link #maxDwell(Duration)} is set, the longest dwell is raised to it when shorter.
          * @param dwell not negative
          * @return this builder

@@ -17,14 +17,21 @@ import static io.adaptivecache.adaptive.Figures.latency;
 import static io.adaptivecache.adaptive.Figures.seconds;
 
 /**
- * Trial and rollback. Each switch carried out (with a trial asked for, and not itself a rollback)
- * is on trial for {@code trial} against the incumbent's recent windows (up to ten), and rolled
- * back ({@link DecisionReason#ROLLBACK}) only if the median of its windows' mean latencies at
- * comparable load exceeds the incumbent's median divided by {@code 1 - trialTolerance}; else it is
- * kept ({@link DecisionReason#TRIAL_ACCEPTED}). A move made for a gain (a blocking pool, large
- * values, fewer or more shared connections) that lost is not proposed again while the load stays
- * like the one it lost at ({@link LostTrials}, for {@code maxDwell}): the layer within proposes,
- * this one answers {@link DecisionReason#REJECTED_AT_THIS_LOAD} instead.
+ * Trial and rollback. Each switch carried out (with a trial asked for, not itself a rollback, and
+ * not a move out of trouble) is on trial for {@code trial} against the incumbent's recent windows
+ * (up to ten), and rolled back ({@link DecisionReason#ROLLBACK}) only if the median of its
+ * windows' mean latencies at comparable load exceeds the incumbent's median divided by
+ * {@code 1 - trialTolerance}; else it is kept ({@link DecisionReason#TRIAL_ACCEPTED}). A move
+ * made for a gain (a blocking pool, large values, fewer or more shared connections) that lost is
+ * not proposed again while the load stays like the one it lost at ({@link LostTrials}, for
+ * {@code maxDwell}): the layer within proposes, this one answers
+ * {@link DecisionReason#REJECTED_AT_THIS_LOAD} instead.
+ * <p>A move out of trouble ({@link DecisionReason#leavesTrouble()}: away from a pool that makes
+ * callers wait) is not on trial: a rollback could only send the callers back to the pool that made
+ * them wait. During a trial the layer within is still asked about every window, and a move out of
+ * trouble it proposes passes at once, ending the trial without a verdict when it is carried out
+ * (a pool the load outgrew during its trial, as when callers surge from 8 to 200, is left within a
+ * few windows rather than at the end of the trial); anything else it proposes waits for the verdict.
  * <p>Trials are judged on latency, not throughput: in production the arrivals are set by the
  * service's traffic (an open loop), so a strategy changes how long each call takes, and with it
  * how many calls are in flight, but not how many calls there are per second; and a single bursty
@@ -44,11 +51,8 @@ final class TrialPolicy extends PolicyDecorator {
 
     /**
      * Moves made for a gain while the incumbent serves its callers: one that loses its trial is
-     * remembered with its load. Moves away from a pool that makes callers wait (contended or
-     * saturated) are not: after a rollback they come back once the doubled dwell has passed, since
-     * one unlucky trial must not hold a load on a pool that fails it (a pool at 50 callers served
-     * half of what shared connections did in the phase runs; one shared connection against two, on
-     * this machine, differed by at most a fifth).
+     * remembered with its load. (Moves out of trouble are never on trial; an operator's trial that
+     * lost is not remembered either: the policy did not propose it.)
      */
     private static final Set<DecisionReason> SPECULATIVE = EnumSet.of(DecisionReason.BLOCKING_FITS, DecisionReason.LARGE_VALUES,
             DecisionReason.CONNECTIONS_IDLE, DecisionReason.CONNECTION_SATURATED);
@@ -72,6 +76,11 @@ final class TrialPolicy extends PolicyDecorator {
         Trial running = this.trial;
         if (running != null) {
             Decision verdict = judge(running, window, now);
+            if (verdict != null && verdict.reason() == DecisionReason.TRIAL) {
+                // Trouble does not wait for the verdict: the candidate's callers are waiting meanwhile.
+                Decision proposal = this.inner.decide(window, now);
+                return proposal.isSwitch() && proposal.reason().leavesTrouble() ? proposal : verdict;
+            }
             if (verdict != null) {
                 return verdict;
             }
@@ -139,7 +148,8 @@ final class TrialPolicy extends PolicyDecorator {
         List<WindowSample> baseline = List.copyOf(this.incumbentWindows);
         this.incumbentWindows.clear();
         this.trialWindows.clear();
-        this.trial = trial && decision.reason() != DecisionReason.ROLLBACK && !baseline.isEmpty()
+        boolean judged = trial && decision.reason() != DecisionReason.ROLLBACK && !decision.reason().leavesTrouble();
+        this.trial = judged && !baseline.isEmpty()
                 ? new Trial(decision.current(), decision.target(), decision.reason(), now + this.trialNanos, Medians.of(baseline))
                 : null;
     }

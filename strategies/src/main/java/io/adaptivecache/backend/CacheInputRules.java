@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.call.Command;
+import io.adaptivecache.internal.Arguments;
 
 /**
  * The keys, values and TTLs a backend accepts, checked before anything reaches a socket. Each
@@ -103,8 +104,18 @@ public final class CacheInputRules {
         if (length == 0) {
             throw new InvalidCacheInputException("A cache key must not be empty");
         }
-        int bytes = 0;
-        for (int i = 0; i < length; i++) {
+        // Most keys are printable ASCII: one byte a character, nothing to refuse but their length. Only a key with
+        // anything else takes the loop below, from its first such character.
+        int ascii = 0;
+        while (ascii < length) {
+            char c = key.charAt(ascii);
+            if (c <= 0x20 || c >= 0x7F) {
+                break;
+            }
+            ascii++;
+        }
+        int bytes = ascii;
+        for (int i = ascii; i < length; i++) {
             char c = key.charAt(i);
             if (c < 0x80) {
                 if (printableKeysOnly && (c <= 0x20 || c == 0x7F)) {
@@ -228,10 +239,7 @@ public final class CacheInputRules {
          * @return this builder
          */
         public Builder maxKeyBytes(int maxKeyBytes) {
-            if (maxKeyBytes < 1) {
-                throw new IllegalArgumentException("max key bytes must be at least 1, was " + maxKeyBytes);
-            }
-            this.maxKeyBytes = maxKeyBytes;
+            this.maxKeyBytes = Arguments.atLeast(maxKeyBytes, 1, "max key bytes");
             return this;
         }
 
@@ -241,10 +249,7 @@ public final class CacheInputRules {
          * @return this builder
          */
         public Builder maxValueBytes(int maxValueBytes) {
-            if (maxValueBytes < 1) {
-                throw new IllegalArgumentException("max value bytes must be at least 1, was " + maxValueBytes);
-            }
-            this.maxValueBytes = maxValueBytes;
+            this.maxValueBytes = Arguments.atLeast(maxValueBytes, 1, "max value bytes");
             return this;
         }
 

@@ -108,7 +108,7 @@ public final class NodeObservingCommands<C> implements CacheCommands<C> {
         node.record(CallOutcome.REJECTED, 0);
         this.locator.onNodeFailure(connection, key, node);
         return CompletableFuture.failedFuture(new CacheRejectedException("Redis Cluster " + this.locator.describe(connection, key, node)
-                + " did not answer its last calls, so its circuit breaker refuses calls for a moment; the call was not sent"));
+                + " did not answer its last calls, so its circuit breaker refuses calls for a moment; the call was not sent", null));
     }
 
     private CacheException translate(Throwable cause, C connection, String key, NodeSensor node) {

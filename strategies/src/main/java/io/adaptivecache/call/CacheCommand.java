@@ -28,7 +28,13 @@ public enum CacheCommand {
     /** decr. */
     DECR(Effect.STRICT),
     /** touch. */
-    TOUCH(Effect.WRITE);
+    TOUCH(Effect.WRITE),
+    /**
+     * A command outside this API that still ran on the template's connections: one a Spring Data
+     * Redis connection sent through them (a hash, list or key command, for instance). Never
+     * degraded: the template does not know what its answer means.
+     */
+    OTHER(Effect.STRICT);
 
     /** What a failure of the command may be answered with in DEGRADE mode. */
     private enum Effect {

@@ -1,6 +1,7 @@
 package io.adaptivecache.call;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -34,6 +35,24 @@ public interface CommandHandler<C> {
      * @return present keys with their values, in the order of {@code keys}
      */
     CompletionStage<Map<String, byte[]>> getAll(C connection, List<String> keys);
+
+    /**
+     * The answer of {@link #getAll} made from values found in any order: for a backend whose
+     * replies come by server or by slot, or keyed in an order of the client's own.
+     * @param keys the keys asked for, in the caller's order
+     * @param found the values found, by key; absent keys are missing or map to {@code null}
+     * @return present keys with their values, in the order of {@code keys}
+     */
+    static Map<String, byte[]> inKeyOrder(List<String> keys, Map<String, byte @Nullable []> found) {
+        Map<String, byte[]> ordered = new LinkedHashMap<>(found.size() * 2);
+        for (String key : keys) {
+            byte[] value = found.get(key);
+            if (value != null) {
+                ordered.put(key, value);
+            }
+        }
+        return ordered;
+    }
 
     /**
      * SET.

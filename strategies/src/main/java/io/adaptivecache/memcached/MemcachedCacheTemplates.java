@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.backend.CacheInputRules;
+import io.adaptivecache.internal.Arguments;
 import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.spy.memcached.ConnectionFactoryBuilder;
@@ -68,7 +69,6 @@ public final class MemcachedCacheTemplates {
         private List<MemcachedServerAddress> servers = List.of(new MemcachedServerAddress("127.0.0.1", 11211, 1));
         private MemcachedProtocol protocol = MemcachedProtocol.BINARY;
         private Duration operationTimeout = Duration.ofSeconds(1);
-        private Duration connectTimeout = Duration.ofSeconds(2);
         private Duration maxReconnectDelay = Duration.ofSeconds(2);
         private int operationQueueSize = 8192;
         private int itemSizeMaxBytes = 1024 * 1024;
@@ -129,16 +129,6 @@ public final class MemcachedCacheTemplates {
         }
 
         /**
-         * How long a new client may take to connect; default 2 s.
-         * @param connectTimeout positive
-         * @return this builder
-         */
-        public Builder connectTimeout(Duration connectTimeout) {
-            this.connectTimeout = positive(connectTimeout, "connect timeout");
-            return this;
-        }
-
-        /**
          * Longest pause between reconnection attempts to a server that went away; default 2 s
          * (spymemcached's is 30 s). Whole seconds, at least 1.
          * @param maxReconnectDelay at least 1 s
@@ -172,10 +162,7 @@ public final class MemcachedCacheTemplates {
          * @return this builder
          */
         public Builder operationQueueSize(int operationQueueSize) {
-            if (operationQueueSize < 1) {
-                throw new IllegalArgumentException("The operation queue size must be at least 1, was " + operationQueueSize);
-            }
-            this.operationQueueSize = operationQueueSize;
+            this.operationQueueSize = Arguments.atLeast(operationQueueSize, 1, "The operation queue size");
             return this;
         }
 
@@ -186,10 +173,7 @@ public final class MemcachedCacheTemplates {
          * @return this builder
          */
         public Builder itemSizeMax(int itemSizeMaxBytes) {
-            if (itemSizeMaxBytes < 1024) {
-                throw new IllegalArgumentException("memcached's item size limit is at least 1024 bytes, was " + itemSizeMaxBytes);
-            }
-            this.itemSizeMaxBytes = itemSizeMaxBytes;
+            this.itemSizeMaxBytes = Arguments.atLeast(itemSizeMaxBytes, 1024, "memcached's item size limit in bytes");
             return this;
         }
 
@@ -244,13 +228,12 @@ public final class MemcachedCacheTemplates {
             }
             if (driver == MemcachedDriver.XMEMCACHED) {
                 requireXMemcached();
-                return XMemcachedBackend.of(servers, protocol, operationTimeout, connectTimeout, maxReconnectDelay, xmemcachedCustomizer,
+                return XMemcachedBackend.of(servers, protocol, operationTimeout, connectTimeout(), maxReconnectDelay, xmemcachedCustomizer,
                         rules);
             }
-            SpymemcachedConnections connections = new SpymemcachedConnections(servers, this::configure, connectTimeout, username);
+            SpymemcachedConnections connections = new SpymemcachedConnections(servers, this::configure, connectTimeout(), username);
             OperationDeadlines deadlines = new OperationDeadlines(operationTimeout.toNanos(), connections.describe());
-            SpymemcachedCacheCommands commands = new SpymemcachedCacheCommands(protocol, deadlines,
-                    () -> System.currentTimeMillis() / 1000);
+            SpymemcachedCacheCommands commands = new SpymemcachedCacheCommands(protocol, deadlines);
             // Closing the sweeper fails any call a closed client left unanswered.
             return CacheBackend.of("memcached", connections, CacheCommands.of(commands), rules,
                     new SpymemcachedExceptionTranslator(connections.describe(), operationQueueSize), operationTimeout, deadlines::close);

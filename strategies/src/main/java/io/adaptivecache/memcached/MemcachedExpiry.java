@@ -18,6 +18,15 @@ final class MemcachedExpiry {
     private MemcachedExpiry() {
     }
 
+    /**
+     * The exptime of a TTL sent now, by the wall clock: memcached compares an absolute exptime
+     * with its own wall clock, so a TTL over 30 days is counted from this host's idea of now.
+     * Both drivers' commands send their TTLs through here.
+     */
+    static int exptime(Duration ttl) {
+        return toExptime(ttl, System.currentTimeMillis() / 1000);
+    }
+
     static int toExptime(Duration ttl, long nowEpochSeconds) {
         if (ttl.isZero()) {
             return 0;

@@ -75,7 +75,7 @@ final class OperationDeadlines implements AutoCloseable {
                     return;
                 }
                 result.completeExceptionally(new CacheTimeoutException("memcached at " + target + " did not answer within "
-                        + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
+                        + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", null));
                 countTimeoutOnConnection(operation);
                 operation.cancel(false);
             }

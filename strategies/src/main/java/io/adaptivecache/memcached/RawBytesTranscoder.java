@@ -9,16 +9,14 @@ import net.spy.memcached.transcoders.Transcoder;
  * are enforced earlier, by {@link io.adaptivecache.backend.CacheInputRules}; the limit here
  * applies to reads too (on the I/O thread), so it is kept at spymemcached's generous maximum.
  *
- * <p>Public only through {@link #instance()}, so that the benchmarks' hand-written spymemcached
- * client stores values exactly as the template does, from this one definition rather than a
- * copy. Not part of the starter's API: applications go through a template.
+ * <p>Public so that the benchmarks' hand-written spymemcached client stores values exactly as
+ * the template does, from this one definition rather than a copy. Not part of the starter's API:
+ * applications go through a template. An enum, because it is stateless: one instance suffices.
  */
-public final class RawBytesTranscoder implements Transcoder<byte[]> {
+public enum RawBytesTranscoder implements Transcoder<byte[]> {
 
-    static final RawBytesTranscoder INSTANCE = new RawBytesTranscoder();
-
-    private RawBytesTranscoder() {
-    }
+    /** The one instance. */
+    INSTANCE;
 
     /**
      * The shared, stateless transcoder.

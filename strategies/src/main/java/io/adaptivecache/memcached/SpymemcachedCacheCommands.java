@@ -2,13 +2,11 @@ package io.adaptivecache.memcached;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.function.LongSupplier;
 
 import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CasResult;
@@ -25,6 +23,8 @@ import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
 import org.jspecify.annotations.Nullable;
 
+import static io.adaptivecache.memcached.MemcachedExpiry.exptime;
+
 /**
  * The cache commands on one spymemcached client ({@link MemcachedDriver#SPYMEMCACHED}), with memcached's own semantics: CAS from
  * {@code gets}, multi-get as one bulk request per server, counters that start at 0.
@@ -37,16 +37,10 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
 
     private final MemcachedProtocol protocol;
     private final OperationDeadlines deadlines;
-    private final LongSupplier epochSeconds;
 
-    SpymemcachedCacheCommands(MemcachedProtocol protocol, OperationDeadlines deadlines, LongSupplier epochSeconds) {
+    SpymemcachedCacheCommands(MemcachedProtocol protocol, OperationDeadlines deadlines) {
         this.protocol = protocol;
         this.deadlines = deadlines;
-        this.epochSeconds = epochSeconds;
-    }
-
-    private int exptime(Duration ttl) {
-        return MemcachedExpiry.toExptime(ttl, epochSeconds.getAsLong());
     }
 
     @Override
@@ -68,14 +62,7 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     private static Map<String, byte[]> inRequestOrder(List<String> keys, Object found) {
         @SuppressWarnings("unchecked")
         Map<String, byte[]> values = (Map<String, byte[]>) found;
-        Map<String, byte[]> ordered = new LinkedHashMap<>(values.size() * 2);
-        for (String key : keys) {
-            byte[] value = values.get(key);
-            if (value != null) {
-                ordered.put(key, value);
-            }
-        }
-        return ordered;
+        return CommandHandler.inKeyOrder(keys, values);
     }
 
     @Override
@@ -183,7 +170,7 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
                     .thenCompose(added -> added ? CompletableFuture.completedFuture(initial)
                             : mutate(client, key, delta, up).thenApply(retried -> {
                                 if (retried == null) {
-                                    throw new CacheServerException("memcached kept losing counter " + key + " while creating it");
+                                    throw new CacheServerException("memcached kept losing counter " + key + " while creating it", null);
                                 }
                                 return retried;
                             }));
@@ -219,7 +206,7 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
 
     private static CacheServerException serverError(String command, String key, OperationStatus status) {
         return new CacheServerException("memcached refused " + command + " of " + key + ": " + status.getMessage()
-                + " (" + status.getStatusCode() + ")");
+                + " (" + status.getStatusCode() + ")", null);
     }
 
     /**

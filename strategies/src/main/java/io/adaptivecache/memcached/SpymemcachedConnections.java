@@ -12,10 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 import io.adaptivecache.CacheConnectionException;
-import io.adaptivecache.strategy.ConnectionFactory;
 import net.spy.memcached.ConnectionFactoryBuilder;
 import net.spy.memcached.ConnectionObserver;
 import net.spy.memcached.MemcachedClient;
@@ -29,15 +27,12 @@ import org.slf4j.LoggerFactory;
  * another. {@link #open()} returns once the client is connected to every server, or to at least
  * one when the connect timeout passes.
  */
-public final class SpymemcachedConnections implements ConnectionFactory<MemcachedClient> {
+public final class SpymemcachedConnections extends MemcachedConnections<MemcachedClient> {
 
     private static final Logger logger = LoggerFactory.getLogger(SpymemcachedConnections.class);
 
-    private final List<InetSocketAddress> addresses;
     private final Map<InetSocketAddress, Integer> weights;
     private final Consumer<ConnectionFactoryBuilder> configuration;
-    private final Duration connectTimeout;
-    private final String description;
     private final @Nullable String username;
 
     /**
@@ -60,17 +55,25 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
      */
     public SpymemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
             Duration connectTimeout, @Nullable String username) {
+        this(weightsByAddress(servers), configuration, connectTimeout, username, servers);
+    }
+
+    private SpymemcachedConnections(Map<InetSocketAddress, Integer> weights, Consumer<ConnectionFactoryBuilder> configuration,
+            Duration connectTimeout, @Nullable String username, List<MemcachedServerAddress> servers) {
+        super(List.copyOf(weights.keySet()), connectTimeout, servers);
         this.username = username;
         SpymemcachedLogging.useSlf4j();
+        this.weights = weights;
+        this.configuration = configuration;
+    }
+
+    /** Each server's weight by its address, in the order given; a server listed twice counts once. */
+    private static Map<InetSocketAddress, Integer> weightsByAddress(List<MemcachedServerAddress> servers) {
         Map<InetSocketAddress, Integer> byAddress = new LinkedHashMap<>();
         for (MemcachedServerAddress server : servers) {
             byAddress.put(new InetSocketAddress(server.host(), server.port()), server.weight());
         }
-        this.addresses = List.copyOf(byAddress.keySet());
-        this.weights = byAddress;
-        this.configuration = configuration;
-        this.connectTimeout = connectTimeout;
-        this.description = servers.stream().map(MemcachedServerAddress::toString).collect(Collectors.joining(","));
+        return byAddress;
     }
 
     @Override
@@ -103,11 +106,9 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
             if (!allConnected.await(connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 if (connected.isEmpty()) {
                     client.shutdown();
-                    throw new CacheConnectionException("Cannot connect to any memcached server of " + description + " within "
-                            + connectTimeout.toMillis() + " ms");
+                    throw noServerConnected();
                 }
-                logger.warn("Connected to {} of {} memcached servers of {} within {} ms; keys on the others fail until they answer",
-                        connected.size(), addresses.size(), description, connectTimeout.toMillis());
+                warnPartlyConnected(logger, connected.size());
             }
         }
         catch (InterruptedException ex) {
@@ -161,15 +162,5 @@ public final class SpymemcachedConnections implements ConnectionFactory<Memcache
     @Override
     public void close(MemcachedClient client) {
         client.shutdown();
-    }
-
-    @Override
-    public void checkReachable() {
-        Reachability.check(addresses, connectTimeout, description);
-    }
-
-    @Override
-    public String describe() {
-        return description;
     }
 }

@@ -48,7 +48,7 @@ final class SpymemcachedExceptionTranslator implements ExceptionTranslator {
             // spymemcached's words for its bounded operation queue being full (we never let it wait).
             return new CacheRejectedException("The memcached client's operation queue to " + servers + " is full"
                     + (this.operationQueueSize > 0 ? " (" + this.operationQueueSize + " operations, operation-queue-size)" : "")
-                    + "; the operation was not sent (the server is slow or stalled)");
+                    + "; the operation was not sent (the server is slow or stalled)", null);
         }
         if (failure instanceof IllegalStateException) {
             // "Shutting down", or the client's state otherwise forbids the operation.

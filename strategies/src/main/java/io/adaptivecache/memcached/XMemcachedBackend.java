@@ -56,8 +56,7 @@ final class XMemcachedBackend {
             }
         };
         XMemcachedConnections connections = new XMemcachedConnections(servers, configuration, connectTimeout);
-        XMemcachedCacheCommands commands = new XMemcachedCacheCommands(operationTimeout, () -> System.currentTimeMillis() / 1000,
-                connections.describe());
+        XMemcachedCacheCommands commands = new XMemcachedCacheCommands(operationTimeout, connections.describe());
         return CacheBackend.of("memcached", connections, CacheCommands.of(commands), rules, commands::translate, operationTimeout, () -> {
         });
     }

@@ -1,13 +1,11 @@
 package io.adaptivecache.memcached;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
-import java.util.function.LongSupplier;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
@@ -25,6 +23,8 @@ import net.rubyeye.xmemcached.exception.MemcachedException;
 import net.rubyeye.xmemcached.exception.MemcachedServerException;
 import org.jspecify.annotations.Nullable;
 
+import static io.adaptivecache.memcached.MemcachedExpiry.exptime;
+
 /**
  * The cache commands on one XMemcached client ({@link MemcachedDriver#XMEMCACHED}), with the
  * same semantics and value encoding as the spymemcached commands: each call waits on the
@@ -35,17 +35,11 @@ import org.jspecify.annotations.Nullable;
 final class XMemcachedCacheCommands implements CommandHandler<MemcachedClient> {
 
     private final long timeoutMillis;
-    private final LongSupplier epochSeconds;
     private final String servers;
 
-    XMemcachedCacheCommands(Duration operationTimeout, LongSupplier epochSeconds, String servers) {
+    XMemcachedCacheCommands(Duration operationTimeout, String servers) {
         this.timeoutMillis = operationTimeout.toMillis();
-        this.epochSeconds = epochSeconds;
         this.servers = servers;
-    }
-
-    private int exptime(Duration ttl) {
-        return MemcachedExpiry.toExptime(ttl, epochSeconds.getAsLong());
     }
 
     @Override
@@ -55,24 +49,14 @@ final class XMemcachedCacheCommands implements CommandHandler<MemcachedClient> {
 
     @Override
     public CompletionStage<Map<String, byte[]>> getAll(MemcachedClient client, List<String> keys) {
-        return call(() -> {
-            Map<String, byte[]> found = client.get(keys, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE);
-            Map<String, byte[]> ordered = new LinkedHashMap<>(found.size() * 2);
-            for (String key : keys) {
-                byte[] value = found.get(key);
-                if (value != null) {
-                    ordered.put(key, value);
-                }
-            }
-            return ordered;
-        });
+        return call(() -> CommandHandler.inKeyOrder(keys, client.get(keys, timeoutMillis, XMemcachedRawBytesTranscoder.INSTANCE)));
     }
 
     @Override
     public CompletionStage<Void> set(MemcachedClient client, String key, byte[] value, Duration ttl) {
         return call(() -> {
             if (!client.set(key, exptime(ttl), value, XMemcachedRawBytesTranscoder.INSTANCE, timeoutMillis)) {
-                throw new CacheServerException("memcached refused set of " + key);
+                throw new CacheServerException("memcached refused set of " + key, null);
             }
             return null;
         });

@@ -5,10 +5,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 import io.adaptivecache.CacheConnectionException;
-import io.adaptivecache.strategy.ConnectionFactory;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import org.slf4j.Logger;
@@ -19,15 +17,12 @@ import org.slf4j.LoggerFactory;
  * (XMemcached's own connection pool stays at 1, so a strategy's connection count is what the
  * server sees). {@link #open()} returns once the client is connected to at least one server.
  */
-final class XMemcachedConnections implements ConnectionFactory<MemcachedClient> {
+final class XMemcachedConnections extends MemcachedConnections<MemcachedClient> {
 
     private static final Logger logger = LoggerFactory.getLogger(XMemcachedConnections.class);
 
-    private final List<InetSocketAddress> addresses;
     private final int[] weights;
     private final Consumer<XMemcachedClientBuilder> configuration;
-    private final Duration connectTimeout;
-    private final String description;
 
     /**
      * Creates a factory.
@@ -37,11 +32,9 @@ final class XMemcachedConnections implements ConnectionFactory<MemcachedClient> 
      */
     XMemcachedConnections(List<MemcachedServerAddress> servers, Consumer<XMemcachedClientBuilder> configuration,
             Duration connectTimeout) {
-        this.addresses = servers.stream().map(server -> new InetSocketAddress(server.host(), server.port())).toList();
+        super(servers.stream().map(server -> new InetSocketAddress(server.host(), server.port())).toList(), connectTimeout, servers);
         this.weights = servers.stream().mapToInt(MemcachedServerAddress::weight).toArray();
         this.configuration = configuration;
-        this.connectTimeout = connectTimeout;
-        this.description = servers.stream().map(MemcachedServerAddress::toString).collect(Collectors.joining(","));
     }
 
     @Override
@@ -60,12 +53,10 @@ final class XMemcachedConnections implements ConnectionFactory<MemcachedClient> 
         int connected = client.getAvailableServers().size();
         if (connected == 0) {
             shutdown(client);
-            throw new CacheConnectionException("Cannot connect to any memcached server of " + description + " within "
-                    + connectTimeout.toMillis() + " ms");
+            throw noServerConnected();
         }
         if (connected < addresses.size()) {
-            logger.warn("Connected to {} of {} memcached servers of {} within {} ms; keys on the others fail until they answer",
-                    connected, addresses.size(), description, connectTimeout.toMillis());
+            warnPartlyConnected(logger, connected);
         }
         return client;
     }
@@ -87,15 +78,5 @@ final class XMemcachedConnections implements ConnectionFactory<MemcachedClient> 
         catch (IOException ex) {
             logger.debug("Closing an XMemcached client for {} failed", description, ex);
         }
-    }
-
-    @Override
-    public void checkReachable() {
-        Reachability.check(addresses, connectTimeout, description);
-    }
-
-    @Override
-    public String describe() {
-        return description;
     }
 }

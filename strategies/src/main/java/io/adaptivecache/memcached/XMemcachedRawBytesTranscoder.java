@@ -8,16 +8,15 @@ import net.rubyeye.xmemcached.transcoders.Transcoder;
  * {@link RawBytesTranscoder} for XMemcached: {@code byte[]} unchanged with flags 0, never
  * compressed, so both drivers (and other clients) read the same bytes.
  *
- * <p>Public only through {@link #instance()}, so that the benchmarks' hand-written XMemcached
- * client stores values exactly as the template does, from this one definition rather than a
- * copy. Not part of the starter's API: applications go through a template.
+ * <p>Public so that the benchmarks' hand-written XMemcached client stores values exactly as the
+ * template does, from this one definition rather than a copy. Not part of the starter's API:
+ * applications go through a template. An enum, because it is stateless (its setters are no-ops):
+ * one instance suffices.
  */
-public final class XMemcachedRawBytesTranscoder implements Transcoder<byte[]> {
+public enum XMemcachedRawBytesTranscoder implements Transcoder<byte[]> {
 
-    static final XMemcachedRawBytesTranscoder INSTANCE = new XMemcachedRawBytesTranscoder();
-
-    private XMemcachedRawBytesTranscoder() {
-    }
+    /** The one instance. */
+    INSTANCE;
 
     /**
      * The shared, stateless transcoder (its setters are no-ops, so sharing it is safe).

@@ -13,19 +13,15 @@ public final class NodeSensor {
 
     private final String id;
     private final String address;
-    private final LongAdder calls = new LongAdder();
-    private final LongAdder errors = new LongAdder();
-    private final LongAdder timeouts = new LongAdder();
+    private final NodeBreaker breaker;
+    private final OutcomeCounter outcomes = new OutcomeCounter();
     private final LongAdder latencyNanos = new LongAdder();
     private final LongAccumulator windowMaxNanos = new LongAccumulator(Math::max, 0);
 
     // Window state, touched only by the one thread that closes windows.
-    private long lastCalls;
-    private long lastErrors;
     private long lastLatencyNanos;
     private int idleWindows;
     private volatile NodeWindow lastWindow = NodeWindow.EMPTY;
-    private final NodeBreaker breaker;
 
     NodeSensor(String id, String address) {
         this(id, address, NodeBreaker.Settings.DISABLED);
@@ -51,15 +47,9 @@ public final class NodeSensor {
      * @param latencyNanos from sending the command to its completion
      */
     public void record(CallOutcome outcome, long latencyNanos) {
-        this.calls.increment();
+        this.outcomes.record(outcome);
         this.latencyNanos.add(latencyNanos);
         this.windowMaxNanos.accumulate(latencyNanos);
-        if (outcome != CallOutcome.SUCCESS) {
-            this.errors.increment();
-            if (outcome == CallOutcome.TIMEOUT) {
-                this.timeouts.increment();
-            }
-        }
     }
 
     /**
@@ -83,7 +73,7 @@ public final class NodeSensor {
      * @return the count
      */
     public long calls() {
-        return this.calls.sum();
+        return this.outcomes.totals().all();
     }
 
     /**
@@ -91,7 +81,7 @@ public final class NodeSensor {
      * @return the count
      */
     public long errors() {
-        return this.errors.sum();
+        return this.outcomes.totals().failed();
     }
 
     /**
@@ -99,7 +89,7 @@ public final class NodeSensor {
      * @return the count
      */
     public long timeouts() {
-        return this.timeouts.sum();
+        return this.outcomes.totals().of(CallOutcome.TIMEOUT);
     }
 
     /**
@@ -111,15 +101,12 @@ public final class NodeSensor {
     }
 
     NodeWindow closeWindow() {
-        long totalCalls = this.calls.sum();
-        long totalErrors = this.errors.sum();
+        OutcomeCounter.Tally counts = this.outcomes.closeWindow();
         long totalLatency = this.latencyNanos.sum();
-        long windowCalls = totalCalls - this.lastCalls;
-        NodeWindow window = new NodeWindow(windowCalls, totalErrors - this.lastErrors,
+        long windowCalls = counts.all();
+        NodeWindow window = new NodeWindow(windowCalls, counts.failed(),
                 windowCalls == 0 ? 0 : (double) (totalLatency - this.lastLatencyNanos) / windowCalls,
                 this.windowMaxNanos.getThenReset());
-        this.lastCalls = totalCalls;
-        this.lastErrors = totalErrors;
         this.lastLatencyNanos = totalLatency;
         this.idleWindows = windowCalls == 0 ? this.idleWindows + 1 : 0;
         this.lastWindow = window;
@@ -131,9 +118,10 @@ public final class NodeSensor {
     }
 
     NodeFigures figures() {
-        long totalCalls = calls();
+        OutcomeCounter.Tally totals = this.outcomes.totals();
+        long totalCalls = totals.all();
         NodeWindow window = this.lastWindow;
-        return new NodeFigures(this.id, this.address, totalCalls, errors(), timeouts(),
+        return new NodeFigures(this.id, this.address, totalCalls, totals.failed(), totals.of(CallOutcome.TIMEOUT),
                 totalCalls == 0 ? 0 : (double) totalLatencyNanos() / totalCalls, window.calls(), window.errors(),
                 window.meanLatencyNanos(), window.maxLatencyNanos());
     }

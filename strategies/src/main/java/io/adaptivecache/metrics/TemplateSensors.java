@@ -25,12 +25,8 @@ public final class TemplateSensors implements CallObserver {
     private static final long HIGHEST_TRACKABLE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final Recorder latency = new Recorder(HIGHEST_TRACKABLE_NANOS, 2);
-    private final LongAdder calls = new LongAdder();
-    private final LongAdder errors = new LongAdder();
-    private final LongAdder timeouts = new LongAdder();
-    private final LongAdder connectionFailures = new LongAdder();
-    private final LongAdder rejected = new LongAdder();
-    private final LongAdder poolExhausted = new LongAdder();
+    /** Every call, rejected ones too, which are no calls served: see {@link #served}. */
+    private final OutcomeCounter outcomes = new OutcomeCounter();
     private final LongAdder valueBytes = new LongAdder();
     private volatile CallObserver downstream = CallObserver.NONE;
     private volatile @Nullable NodeSensors nodes;
@@ -38,12 +34,6 @@ public final class TemplateSensors implements CallObserver {
 
     // Window state, touched only by the one thread that samples.
     private @Nullable Histogram recycled;
-    private long lastCalls;
-    private long lastErrors;
-    private long lastTimeouts;
-    private long lastConnectionFailures;
-    private long lastRejected;
-    private long lastPoolExhausted;
     private long lastValueBytes;
     private long lastBorrows;
     private long lastBorrowWaitNanos;
@@ -52,25 +42,10 @@ public final class TemplateSensors implements CallObserver {
 
     @Override
     public void onCall(CacheCommand command, CallOutcome outcome, long latencyNanos) {
-        if (outcome == CallOutcome.REJECTED) {
-            // Not attempted: its latency says nothing about the strategy, and it is not a call served.
-            this.rejected.increment();
-            this.downstream.onCall(command, outcome, latencyNanos);
-            return;
-        }
-        this.latency.recordValue(Math.min(Math.max(latencyNanos, 1), HIGHEST_TRACKABLE_NANOS));
-        this.calls.increment();
-        if (outcome != CallOutcome.SUCCESS) {
-            this.errors.increment();
-            if (outcome == CallOutcome.TIMEOUT) {
-                this.timeouts.increment();
-            }
-            else if (outcome == CallOutcome.CONNECTION_FAILURE) {
-                this.connectionFailures.increment();
-            }
-            else if (outcome == CallOutcome.POOL_EXHAUSTED) {
-                this.poolExhausted.increment();
-            }
+        this.outcomes.record(outcome);
+        if (outcome != CallOutcome.REJECTED) {
+            // A rejected call was not attempted: its latency says nothing about the strategy.
+            this.latency.recordValue(Math.min(Math.max(latencyNanos, 1), HIGHEST_TRACKABLE_NANOS));
         }
         this.downstream.onCall(command, outcome, latencyNanos);
     }
@@ -138,7 +113,7 @@ public final class TemplateSensors implements CallObserver {
      * @return the count
      */
     public long totalCalls() {
-        return this.calls.sum();
+        return served(this.outcomes.totals());
     }
 
     /**
@@ -146,7 +121,8 @@ public final class TemplateSensors implements CallObserver {
      * @return the count
      */
     public long totalErrors() {
-        return this.errors.sum();
+        OutcomeCounter.Tally totals = this.outcomes.totals();
+        return totals.failed() - totals.of(CallOutcome.REJECTED);
     }
 
     /**
@@ -155,7 +131,12 @@ public final class TemplateSensors implements CallObserver {
      * @return the count
      */
     public long totalRejected() {
-        return this.rejected.sum();
+        return this.outcomes.totals().of(CallOutcome.REJECTED);
+    }
+
+    /** Calls served: a rejected call was not attempted, so it is no call of the strategy's. */
+    private static long served(OutcomeCounter.Tally counts) {
+        return counts.all() - counts.of(CallOutcome.REJECTED);
     }
 
     /**
@@ -168,12 +149,7 @@ public final class TemplateSensors implements CallObserver {
     public WindowSample sample(long nowNanos, StrategyStats stats, long expectedWindowNanos) {
         Histogram interval = this.latency.getIntervalHistogram(this.recycled);
         this.recycled = interval;
-        long totalCalls = this.calls.sum();
-        long totalErrors = this.errors.sum();
-        long totalTimeouts = this.timeouts.sum();
-        long totalConnectionFailures = this.connectionFailures.sum();
-        long totalRejected = this.rejected.sum();
-        long totalPoolExhausted = this.poolExhausted.sum();
+        OutcomeCounter.Tally counts = this.outcomes.closeWindow();
         long totalValueBytes = this.valueBytes.sum();
         boolean first = this.lastSampleNanos == Long.MIN_VALUE;
         long start = first ? nowNanos - expectedWindowNanos : this.lastSampleNanos;
@@ -181,11 +157,11 @@ public final class TemplateSensors implements CallObserver {
         long borrows = sameStrategy ? stats.borrows() - this.lastBorrows : stats.borrows();
         long borrowWait = sameStrategy ? stats.borrowWaitNanos() - this.lastBorrowWaitNanos : stats.borrowWaitNanos();
 
-        long calls = totalCalls - this.lastCalls;
-        long connectionFailures = totalConnectionFailures - this.lastConnectionFailures;
-        long rejectedCalls = totalRejected - this.lastRejected;
-        long timeouts = totalTimeouts - this.lastTimeouts;
-        long sentToServer = calls - (totalPoolExhausted - this.lastPoolExhausted);
+        long calls = served(counts);
+        long connectionFailures = counts.of(CallOutcome.CONNECTION_FAILURE);
+        long rejectedCalls = counts.of(CallOutcome.REJECTED);
+        long timeouts = counts.of(CallOutcome.TIMEOUT);
+        long sentToServer = calls - counts.of(CallOutcome.POOL_EXHAUSTED);
         NodeSensors nodeSensors = this.nodes;
         String nodeDisturbance = nodeSensors == null ? null : nodeSensors.closeWindow();
         String disturbance = null;
@@ -223,17 +199,11 @@ public final class TemplateSensors implements CallObserver {
         boolean anyCall = interval.getTotalCount() > 0;
         double mean = anyCall ? interval.getMean() : 0;
         WindowSample sample = new WindowSample(start, nowNanos, stats.spec(), stats.openConnections(), calls,
-                totalErrors - this.lastErrors, timeouts, throughput, mean,
+                counts.failed() - rejectedCalls, timeouts, throughput, mean,
                 interval.getValueAtPercentile(50), interval.getValueAtPercentile(99), anyCall ? interval.getMinValue() : 0,
                 throughput * mean / 1e9, calls == 0 ? 0 : (double) (totalValueBytes - this.lastValueBytes) / calls, borrows,
                 borrows == 0 ? 0 : (double) borrowWait / borrows, stats.waitingBorrowers(), disturbance);
 
-        this.lastCalls = totalCalls;
-        this.lastErrors = totalErrors;
-        this.lastTimeouts = totalTimeouts;
-        this.lastConnectionFailures = totalConnectionFailures;
-        this.lastRejected = totalRejected;
-        this.lastPoolExhausted = totalPoolExhausted;
         this.lastValueBytes = totalValueBytes;
         this.lastBorrows = stats.borrows();
         this.lastBorrowWaitNanos = stats.borrowWaitNanos();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import io.adaptivecache.internal.Arguments;
 
 /**
  * The local tier of one near cache: how much it may hold, how long an entry may live, and which
@@ -117,10 +118,7 @@ public final class NearCacheSettings {
          * @return this builder
          */
         public Builder maximumEntries(long maximumEntries) {
-            if (maximumEntries < 1) {
-                throw new IllegalArgumentException("The near cache's maximum entries must be at least 1, was " + maximumEntries);
-            }
-            this.maximumEntries = maximumEntries;
+            this.maximumEntries = Arguments.atLeast(maximumEntries, 1, "The near cache's maximum entries");
             return this;
         }
 
@@ -134,11 +132,7 @@ public final class NearCacheSettings {
          * @return this builder
          */
         public Builder maximumWeight(long maximumWeightBytes) {
-            if (maximumWeightBytes < 1) {
-                throw new IllegalArgumentException("The near cache's maximum weight must be at least 1 byte, was "
-                        + maximumWeightBytes);
-            }
-            this.maximumWeightBytes = maximumWeightBytes;
+            this.maximumWeightBytes = Arguments.atLeast(maximumWeightBytes, 1, "The near cache's maximum weight in bytes");
             return this;
         }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.adaptivecache.backend.CacheInputRules;
+import io.adaptivecache.internal.Arguments;
 import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -37,7 +38,6 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     static final long TIMER_TICK_MILLIS = 10;
 
     private Duration commandTimeout = Duration.ofSeconds(1);
-    private Duration connectTimeout = Duration.ofSeconds(2);
     private int requestQueueSize = 8192;
     private int maxKeyBytes = 16 * 1024;
     private int maxValueBytes = 512 * 1024 * 1024;
@@ -51,6 +51,8 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     private Consumer<ClientOptions.Builder> optionsCustomizer = options -> {
     };
     private @Nullable String credentialsSource;
+    /** Coalesces and counts the writes of the channels of the resources this builder creates; see {@link #coalesceWrites}. */
+    final ChannelWrites channelWrites = new ChannelWrites();
 
     /**
      * Creates a builder.
@@ -86,6 +88,22 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     }
 
     /**
+     * Whether the commands that concurrent callers send on one connection at about the same moment
+     * go to the server in one socket write (default on): Lettuce alone writes and flushes each
+     * command on its own, a system call per command on the client and a read per command on the
+     * server. Nothing waits for company: a flush goes out in the same turn of the connection's
+     * event loop, after the writes already queued to it, so a lone caller's command leaves at
+     * once. {@link RedisWrites#of} shows the commands per write. Applies only when this builder
+     * creates the client resources.
+     * @param coalesceWrites {@code false} to flush every command on its own
+     * @return this builder
+     */
+    public B coalesceWrites(boolean coalesceWrites) {
+        this.channelWrites.coalesce(coalesceWrites);
+        return self();
+    }
+
+    /**
      * How long a command may take, on Lettuce's own timer; default 1 s.
      * @param commandTimeout positive
      * @return this builder
@@ -96,26 +114,13 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
     }
 
     /**
-     * How long connecting may take; default 2 s.
-     * @param connectTimeout positive
-     * @return this builder
-     */
-    public B connectTimeout(Duration connectTimeout) {
-        this.connectTimeout = positive(connectTimeout, "connect timeout");
-        return self();
-    }
-
-    /**
      * Most commands queued or in flight per connection before new ones fail at once;
      * default 8,192.
      * @param requestQueueSize at least 1
      * @return this builder
      */
     public B requestQueueSize(int requestQueueSize) {
-        if (requestQueueSize < 1) {
-            throw new IllegalArgumentException("The request queue size must be at least 1, was " + requestQueueSize);
-        }
-        this.requestQueueSize = requestQueueSize;
+        this.requestQueueSize = Arguments.atLeast(requestQueueSize, 1, "The request queue size");
         return self();
     }
 
@@ -212,13 +217,6 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
         return this.commandTimeout;
     }
 
-    /**
-     * The connect timeout set.
-     * @return the timeout
-     */
-    protected final Duration connectTimeout() {
-        return this.connectTimeout;
-    }
 
     /**
      * The input rules from the key and value limits set.
@@ -252,7 +250,7 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(10), this.maxReconnectDelay, 2, TimeUnit.MILLISECONDS))
                 .timer(timer)
                 // Lettuce's encoder logs each command's bytes at TRACE, the handshake's password among them.
-                .nettyCustomizer(CredentialSafeCommandEncoder.customizer());
+                .nettyCustomizer(NettyCustomizers.of(CredentialSafeCommandEncoder.customizer(), this.channelWrites.customizer()));
         this.resourcesCustomizer.accept(builder);
         return builder.build();
     }
@@ -267,7 +265,7 @@ public abstract class AbstractRedisTemplateBuilder<B extends AbstractRedisTempla
         options.autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .requestQueueSize(this.requestQueueSize)
-                .socketOptions(SocketOptions.builder().tcpNoDelay(true).connectTimeout(this.connectTimeout).build())
+                .socketOptions(SocketOptions.builder().tcpNoDelay(true).connectTimeout(connectTimeout()).build())
                 .timeoutOptions(TimeoutOptions.enabled(this.commandTimeout));
         this.optionsCustomizer.accept(options);
         return options;

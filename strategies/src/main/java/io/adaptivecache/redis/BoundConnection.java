@@ -1,5 +1,7 @@
 package io.adaptivecache.redis;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import io.adaptivecache.call.CacheCommands;
@@ -87,9 +89,24 @@ final class BoundConnection<N> {
             this.commands = commands;
         }
 
+        /** The driver's own factory, for what only it knows (the counts of Lettuce's writes). */
+        ConnectionFactory<N> driver() {
+            return this.driver;
+        }
+
         @Override
         public BoundConnection<?> open() {
             return new BoundConnection<>(this.driver.open(), this.commands, this.driver);
+        }
+
+        @Override
+        public List<BoundConnection<?>> openShared(int count) {
+            // The driver's own, so that Lettuce places a MULTI's connections apart here too.
+            List<BoundConnection<?>> bound = new ArrayList<>(count);
+            for (N connection : this.driver.openShared(count)) {
+                bound.add(new BoundConnection<>(connection, this.commands, this.driver));
+            }
+            return bound;
         }
 
         @Override

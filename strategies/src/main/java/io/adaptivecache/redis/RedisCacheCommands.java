@@ -112,14 +112,7 @@ final class RedisCacheCommands<C> implements CommandHandler<C> {
                 }
             }
         }
-        Map<String, byte[]> present = new LinkedHashMap<>(byKey.size() * 2);
-        for (String key : keys) {
-            byte[] value = byKey.get(key);
-            if (value != null) {
-                present.put(key, value);
-            }
-        }
-        return present;
+        return CommandHandler.inKeyOrder(keys, byKey);
     }
 
     @Override

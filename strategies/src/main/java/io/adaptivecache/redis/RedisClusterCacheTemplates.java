@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.backend.NodeObservingCommands;
+import io.adaptivecache.internal.Arguments;
 import io.adaptivecache.metrics.NodeBreaker;
 import io.adaptivecache.metrics.NodeSensor;
 import io.adaptivecache.metrics.NodeSensors;
@@ -153,11 +154,16 @@ public final class RedisClusterCacheTemplates {
          * Seed nodes, as {@code host:port} or {@code redis://[user:password@]host:port}.
          * @param nodes at least one
          * @return this builder
-         * @throws IllegalArgumentException if a node is malformed
+         * @throws IllegalArgumentException if a node is malformed, or a Sentinel URI
+         *     ({@link RedisCacheTemplates#refuseSentinel(RedisURI)})
          */
         public Builder nodes(List<String> nodes) {
             for (String node : nodes) {
                 Objects.requireNonNull(node, "node");
+                if (RedisCacheTemplates.isSentinelUri(node)) {
+                    // The template's words, not "malformed": a Sentinel URI is well formed, and not supported yet.
+                    throw RedisCacheTemplates.sentinelRefused();
+                }
                 String uri = node.contains("://") ? node : "redis://" + node.trim();
                 try {
                     RedisURI parsed = RedisURI.create(uri);
@@ -178,9 +184,10 @@ public final class RedisClusterCacheTemplates {
          * Seed nodes, with their credentials and TLS settings.
          * @param nodes at least one
          * @return this builder
+         * @throws IllegalArgumentException if a node names Sentinels ({@link RedisCacheTemplates#refuseSentinel(RedisURI)})
          */
         public Builder nodeUris(List<RedisURI> nodes) {
-            nodes.forEach(node -> this.nodes.add(Objects.requireNonNull(node, "node")));
+            nodes.forEach(node -> this.nodes.add(RedisCacheTemplates.refuseSentinel(Objects.requireNonNull(node, "node"))));
             return this;
         }
 
@@ -190,10 +197,7 @@ public final class RedisClusterCacheTemplates {
          * @return this builder
          */
         public Builder maxRedirects(int maxRedirects) {
-            if (maxRedirects < 0) {
-                throw new IllegalArgumentException("The max redirects must be 0 or more, was " + maxRedirects);
-            }
-            this.maxRedirects = maxRedirects;
+            this.maxRedirects = Arguments.atLeast(maxRedirects, 0, "The max redirects");
             return this;
         }
 
@@ -286,6 +290,7 @@ public final class RedisClusterCacheTemplates {
             RedisClusterConnections connections = new RedisClusterConnections(client, seeds, this.readFrom);
             RedisAuthentication authentication = authentication(connections.describe(), seeds.get(0), clientResources);
             connections.authentication(authentication);
+            connections.channelWrites(this.channelWrites);
             RedisExceptionTranslator translator = new RedisExceptionTranslator(connections.describe(), authentication, requestQueueSize());
             Runnable refreshNow = this.adaptiveTopologyRefresh ? () -> refreshTopology(client) : () -> {
             };

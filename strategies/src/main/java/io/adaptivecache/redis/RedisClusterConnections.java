@@ -3,15 +3,11 @@ package io.adaptivecache.redis;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import io.adaptivecache.strategy.ConnectionFactory;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,14 +16,10 @@ import org.jspecify.annotations.Nullable;
  * cluster connection is thread-safe and holds one connection per node it has talked to,
  * routing each command by its key's hash slot; a strategy's N connections are N of these.
  */
-public final class RedisClusterConnections implements ConnectionFactory<StatefulRedisClusterConnection<String, byte[]>> {
-
-    private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+public final class RedisClusterConnections extends LettuceConnections<StatefulRedisClusterConnection<String, byte[]>> {
 
     private final RedisClusterClient client;
     private final @Nullable ReadFrom readFrom;
-    private final String description;
-    private @Nullable RedisAuthentication authentication;
 
     /**
      * Creates a factory.
@@ -36,10 +28,10 @@ public final class RedisClusterConnections implements ConnectionFactory<Stateful
      * @param readFrom where reads go, or {@code null} for the masters
      */
     public RedisClusterConnections(RedisClusterClient client, List<RedisURI> seeds, @Nullable ReadFrom readFrom) {
+        super((seeds.stream().anyMatch(RedisURI::isSsl) ? "rediss-cluster://" : "redis-cluster://")
+                + seeds.stream().map(seed -> seed.getHost() + ":" + seed.getPort()).collect(Collectors.joining(",")));
         this.client = client;
         this.readFrom = readFrom;
-        this.description = (seeds.stream().anyMatch(RedisURI::isSsl) ? "rediss-cluster://" : "redis-cluster://")
-                + seeds.stream().map(seed -> seed.getHost() + ":" + seed.getPort()).collect(Collectors.joining(","));
     }
 
     @Override
@@ -54,25 +46,5 @@ public final class RedisClusterConnections implements ConnectionFactory<Stateful
         catch (RedisException ex) {
             throw RedisConnections.connectFailure(this.authentication, "Cannot connect to Redis Cluster at " + description, ex);
         }
-    }
-
-    /** Reads refusals of the credentials as such (given by the template builder). */
-    void authentication(RedisAuthentication authentication) {
-        this.authentication = authentication;
-    }
-
-    @Override
-    public boolean isUsable(StatefulRedisClusterConnection<String, byte[]> connection) {
-        return connection.isOpen();
-    }
-
-    @Override
-    public void close(StatefulRedisClusterConnection<String, byte[]> connection) {
-        connection.close();
-    }
-
-    @Override
-    public String describe() {
-        return description;
     }
 }

@@ -68,7 +68,7 @@ final class RedisExceptionTranslator implements NodeExceptionTranslator {
                 || detail.startsWith("Internal stack size exceeded"))) {
             return new CacheRejectedException("The Redis client's command queue to " + address + " is full"
                     + (this.requestQueueSize > 0 ? " (" + this.requestQueueSize + " commands per connection, request-queue-size)" : "")
-                    + "; the command was not sent (" + detail + ")");
+                    + "; the command was not sent (" + detail + ")", null);
         }
         if (failure instanceof RedisConnectionException || failure instanceof IOException
                 || (failure instanceof RedisException && isAboutConnection(detail))) {

@@ -183,7 +183,7 @@ public final class Resilience4jCallGuard implements CallGuard {
         if (permits != null && !permits.tryAcquirePermission()) {
             breaker.releasePermission();
             rejections.onCall(command, CallOutcome.REJECTED, 0);
-            return CompletableFuture.failedFuture(new CacheRejectedException(bulkheadRefusal(permits)));
+            return CompletableFuture.failedFuture(new CacheRejectedException(bulkheadRefusal(permits), null));
         }
         long started = System.nanoTime();
         CompletableFuture<T> result;

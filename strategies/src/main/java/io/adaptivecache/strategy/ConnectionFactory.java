@@ -1,5 +1,8 @@
 package io.adaptivecache.strategy;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Opens, checks and closes one native connection of a backend. Implementations are thread-safe.
  * Which strategy uses which factory is the {@link StrategyFactory}'s business: a connection
@@ -16,6 +19,31 @@ public interface ConnectionFactory<C> {
      * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached
      */
     C open();
+
+    /**
+     * Opens the connections of one strategy that shares them among all its callers (SINGLE, MULTI),
+     * together, so that a factory whose connections run on a few I/O threads can place them apart:
+     * Lettuce's puts each on an I/O thread of its own while there are enough threads, whatever else
+     * opens connections meanwhile, where opening them one by one would leave that to chance. By
+     * default they are opened one after the other with {@link #open()}. If one cannot be opened,
+     * those already opened are closed.
+     * @param count how many, at least 1
+     * @return the connections, in the order opened
+     * @throws io.adaptivecache.CacheConnectionException if the server cannot be reached
+     */
+    default List<C> openShared(int count) {
+        List<C> opened = new ArrayList<>(count);
+        try {
+            for (int i = 0; i < count; i++) {
+                opened.add(open());
+            }
+        }
+        catch (RuntimeException ex) {
+            opened.forEach(this::close);
+            throw ex;
+        }
+        return opened;
+    }
 
     /**
      * Checks whether the server can be reached at all, before a template that started without it

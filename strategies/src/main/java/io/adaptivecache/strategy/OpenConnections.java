@@ -1,5 +1,6 @@
 package io.adaptivecache.strategy;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -40,6 +41,13 @@ public final class OpenConnections {
             N connection = delegate.open();
             count.incrementAndGet();
             return connection;
+        }
+
+        @Override
+        public List<N> openShared(int connections) {
+            List<N> opened = delegate.openShared(connections);
+            count.addAndGet(opened.size());
+            return opened;
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.adaptivecache.strategy;
 
+import java.time.Duration;
 import java.util.NoSuchElementException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,13 +23,33 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Borrow wait and waiting borrowers are measured here, around the borrow call, rather than
  * read from the pool's own counters, which take the pool's locks.
+ *
+ * <p>A return never closes a connection. A lease comes back where its command completed, which for
+ * an asynchronous driver is an I/O thread, and commons-pool2, on a return that finds max-idle
+ * connections idle, closes the returned one and opens a replacement for a waiting borrower: a
+ * blocking connect that waits for the I/O thread it runs on (with every I/O thread caught so, the
+ * client hung). So the pool keeps what is returned, and its evictor, on a thread of its own,
+ * closes idle connections beyond max-idle every {@link #TRIM_EVERY}.
+ *
+ * <p>The pool is fair: a connection that comes back goes to the caller that has waited longest.
+ * Unfair (commons-pool2's default), a caller in a closed loop that returns a connection takes it
+ * again before the waiter it woke can, so under a surge of callers the waiters that lose the race
+ * wait out max-wait and fail while the others are served thousands of times. A fair pool makes a
+ * contended pool slower, and such a pool is the one the adaptive policy leaves within seconds;
+ * the failed calls in those seconds are what fairness removes. A {@link PoolConfigCustomizer} can
+ * turn it off.
  */
 final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
 
     private static final String POOL_CLASS = "org.apache.commons.pool2.impl.GenericObjectPool";
 
-    private final GenericObjectPool<Lease<C>> pool;
+    /** How often idle connections beyond max-idle are closed. */
+    static final Duration TRIM_EVERY = Duration.ofSeconds(1);
+
+    private final GenericObjectPool<Lease> pool;
     private final long maxWaitMillis;
+    /** The same wait as a Duration, made once: commons-pool2 would make one from the millis on every borrow. */
+    private final Duration maxWait;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicInteger open = new AtomicInteger();
@@ -38,17 +59,27 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
     private PooledConnectionStrategy(StrategySpec spec, ConnectionFactory<C> factory, PoolConfigCustomizer customizer) {
         super(spec, factory);
         PoolSettings settings = spec.pool();
-        GenericObjectPoolConfig<Lease<C>> config = new GenericObjectPoolConfig<>();
+        GenericObjectPoolConfig<Lease> config = new GenericObjectPoolConfig<>();
         config.setMaxTotal(settings.maxTotal());
         config.setMaxIdle(settings.maxIdle());
         config.setMinIdle(settings.minIdle());
         config.setMaxWait(settings.maxWait());
         config.setBlockWhenExhausted(true);
+        config.setFairness(true);
         config.setTestOnBorrow(true); // ConnectionFactory.isUsable is cheap by contract
         config.setJmxEnabled(false);
         customizer.customize(config);
+        int maxIdle = config.getMaxIdle();
+        if (maxIdle >= 0 && (config.getMaxTotal() < 0 || maxIdle < config.getMaxTotal())) {
+            // See the class comment: returns keep every connection; the evictor closes those beyond max-idle.
+            config.setMaxIdle(-1);
+            config.setEvictionPolicy((evictionConfig, idle, idleCount) -> idleCount > maxIdle);
+            config.setTimeBetweenEvictionRuns(TRIM_EVERY);
+            config.setNumTestsPerEvictionRun(config.getMaxTotal() < 0 ? Integer.MAX_VALUE : config.getMaxTotal());
+        }
         this.pool = new GenericObjectPool<>(new LeaseFactory(), config);
         this.maxWaitMillis = settings.maxWait().toMillis();
+        this.maxWait = Duration.ofMillis(this.maxWaitMillis);
     }
 
     static <C> PooledConnectionStrategy<C> open(StrategySpec spec, ConnectionFactory<C> factory, PoolConfigCustomizer customizer) {
@@ -75,41 +106,32 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
 
     @Override
     public @Nullable ConnectionLease<C> tryAcquire() {
-        inFlight.incrementAndGet();
-        if (isRetired()) {
-            releaseSlot();
+        if (!countIn(inFlight)) {
             return null;
         }
         long start = System.nanoTime();
         waiting.incrementAndGet();
         try {
-            return pool.borrowObject(maxWaitMillis);
+            return pool.borrowObject(maxWait);
         }
         catch (NoSuchElementException ex) {
-            releaseSlot();
+            countOut(inFlight);
             throw new CachePoolExhaustedException("No pooled connection to " + factory.describe() + " became free within "
                     + maxWaitMillis + " ms (max-total " + spec.pool().maxTotal() + "); raise max-total or max-wait, or use MULTI",
                     ex);
         }
         catch (CacheException ex) {
-            releaseSlot();
+            countOut(inFlight);
             throw ex;
         }
         catch (Exception ex) {
-            releaseSlot();
+            countOut(inFlight);
             throw new CacheConnectionException("Cannot borrow a pooled connection to " + factory.describe(), ex);
         }
         finally {
             waiting.decrementAndGet();
             borrows.increment();
             borrowWaitNanos.add(System.nanoTime() - start);
-        }
-    }
-
-    private void releaseSlot() {
-        inFlight.decrementAndGet();
-        if (isRetired()) {
-            completeIfDrained();
         }
     }
 
@@ -136,49 +158,40 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
     }
 
     /** A pooled connection; the pool keeps the same object, so a borrow allocates no wrapper. */
-    private static final class Lease<C> implements ConnectionLease<C> {
+    private final class Lease extends HeldConnection<C> {
 
-        private final C connection;
-        private final PooledConnectionStrategy<C> owner;
-
-        Lease(C connection, PooledConnectionStrategy<C> owner) {
-            this.connection = connection;
-            this.owner = owner;
-        }
-
-        @Override
-        public C connection() {
-            return connection;
+        Lease(C connection) {
+            super(connection);
         }
 
         @Override
         public void release() {
-            owner.pool.returnObject(this);
-            owner.releaseSlot();
+            pool.returnObject(this);
+            countOut(inFlight);
         }
     }
 
-    private final class LeaseFactory extends BasePooledObjectFactory<Lease<C>> {
+    private final class LeaseFactory extends BasePooledObjectFactory<Lease> {
 
         @Override
-        public Lease<C> create() {
-            Lease<C> lease = new Lease<>(factory.open(), PooledConnectionStrategy.this);
+        public Lease create() {
+            Lease lease = new Lease(factory.open());
             open.incrementAndGet();
             return lease;
         }
 
         @Override
-        public PooledObject<Lease<C>> wrap(Lease<C> lease) {
+        public PooledObject<Lease> wrap(Lease lease) {
             return new DefaultPooledObject<>(lease);
         }
 
         @Override
-        public boolean validateObject(PooledObject<Lease<C>> pooled) {
+        public boolean validateObject(PooledObject<Lease> pooled) {
             return factory.isUsable(pooled.getObject().connection);
         }
 
         @Override
-        public void destroyObject(PooledObject<Lease<C>> pooled) {
+        public void destroyObject(PooledObject<Lease> pooled) {
             open.decrementAndGet();
             factory.close(pooled.getObject().connection);
         }

@@ -1,5 +1,6 @@
 package io.adaptivecache.strategy;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
 
@@ -20,19 +21,11 @@ final class SharedConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
     SharedConnectionStrategy(StrategySpec spec, ConnectionFactory<C> factory) {
         super(spec, factory);
         this.selector = spec.selector().newSelector();
-        Entry<C>[] opened = new Entry[spec.connections()];
-        try {
-            for (int i = 0; i < opened.length; i++) {
-                opened[i] = new Entry<>(factory.open(), this);
-            }
-        }
-        catch (RuntimeException ex) {
-            for (Entry<C> entry : opened) {
-                if (entry != null) {
-                    factory.close(entry.connection);
-                }
-            }
-            throw ex;
+        // Opened together, so that the factory can place them apart (on distinct I/O threads for Lettuce).
+        List<C> connections = factory.openShared(spec.connections());
+        Entry<C>[] opened = new Entry[connections.size()];
+        for (int i = 0; i < opened.length; i++) {
+            opened[i] = new Entry<>(connections.get(i), this);
         }
         this.entries = opened;
         this.inFlightOf = index -> entries[index].inFlight.get();
@@ -42,12 +35,7 @@ final class SharedConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
     public @Nullable ConnectionLease<C> tryAcquire() {
         Entry<C>[] all = entries;
         Entry<C> entry = all.length == 1 ? all[0] : all[selector.select(all.length, inFlightOf)];
-        entry.inFlight.incrementAndGet();
-        if (isRetired()) {
-            entry.release();
-            return null;
-        }
-        return entry;
+        return countIn(entry.inFlight) ? entry : null;
     }
 
     @Override
@@ -71,29 +59,20 @@ final class SharedConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
         }
     }
 
-    /** One shared connection; the same object is the lease for every call on it, so leasing allocates nothing. */
-    private static final class Entry<C> implements ConnectionLease<C> {
+    /** One shared connection, with the calls in flight on it. */
+    private static final class Entry<C> extends HeldConnection<C> {
 
-        final C connection;
         final AtomicInteger inFlight = new AtomicInteger();
         private final SharedConnectionStrategy<C> owner;
 
         Entry(C connection, SharedConnectionStrategy<C> owner) {
-            this.connection = connection;
+            super(connection);
             this.owner = owner;
         }
 
         @Override
-        public C connection() {
-            return connection;
-        }
-
-        @Override
         public void release() {
-            inFlight.decrementAndGet();
-            if (owner.isRetired()) {
-                owner.completeIfDrained();
-            }
+            owner.countOut(inFlight);
         }
     }
 }

@@ -3,8 +3,6 @@ package io.adaptivecache.strategy;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -14,11 +12,9 @@ import java.util.function.Supplier;
 
 import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
-import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CacheCommands;
 import io.adaptivecache.call.Command;
 import io.adaptivecache.call.CallObserver;
-import io.adaptivecache.call.CallOutcome;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,10 +44,9 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
     private final StrategyFactory<C> strategies;
     private final OpenConnections open = new OpenConnections();
     private final int connectionLimit;
-    private final ExceptionTranslator translator;
+    private final LeasedCalls<C> calls;
     private final Duration drainTimeout;
     private final PoolConfigCustomizer poolCustomizer;
-    private final CallObserver observer;
     private final Consumer<StrategySpec> liveStrategy;
     private final ReentrantLock switchLock = new ReentrantLock();
     // null until started; then never null again (close keeps the last one to report on).
@@ -92,10 +87,9 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
         this.connectionLimit = connectionLimit;
         this.strategies = Objects.requireNonNull(strategies, "strategies");
         this.liveStrategy = Objects.requireNonNull(liveStrategy, "liveStrategy");
-        this.observer = Objects.requireNonNull(observer, "observer");
         this.poolCustomizer = Objects.requireNonNull(poolCustomizer, "poolCustomizer");
         this.factory = Objects.requireNonNull(factory, "factory");
-        this.translator = Objects.requireNonNull(translator, "translator");
+        this.calls = new LeasedCalls<>(observer, translator);
         this.drainTimeout = Objects.requireNonNull(drainTimeout, "drainTimeout");
     }
 
@@ -219,44 +213,36 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
      */
     public <T extends @Nullable Object> CompletableFuture<T> execute(Command<T> command, CacheCommands<C> commands,
             boolean callerMayBlock) {
-        return run(command, commands, callerMayBlock);
-    }
-
-    private <T extends @Nullable Object> CompletableFuture<T> run(Command<T> command, CacheCommands<C> commands,
-            boolean callerMayBlock) {
-        CacheCommand kind = command.kind();
         long started = System.nanoTime();
         ConnectionLease<C> lease;
         try {
             lease = acquire(callerMayBlock);
         }
         catch (RuntimeException ex) {
-            return failed(kind, started, translate(ex));
+            return calls.failed(command.kind(), started, ex);
         }
-        CompletionStage<T> stage;
-        try {
-            stage = commands.execute(lease.connection(), command);
-        }
-        catch (RuntimeException | Error ex) {
-            lease.release();
-            return failed(kind, started, translate(ex));
-        }
-        return stage.toCompletableFuture().handle((result, failure) -> {
-            lease.release();
-            if (failure != null) {
-                CacheException translated = translate(failure);
-                this.observer.onCall(kind, CallOutcome.of(translated), System.nanoTime() - started);
-                throw translated;
-            }
-            this.observer.onCall(kind, CallOutcome.SUCCESS, System.nanoTime() - started);
-            this.observer.onReply(command, result);
-            return result;
-        });
+        return calls.run(command, commands, lease, callerMayBlock, started);
     }
 
-    private <T extends @Nullable Object> CompletableFuture<T> failed(CacheCommand command, long started, CacheException failure) {
-        this.observer.onCall(command, CallOutcome.of(failure), System.nanoTime() - started);
-        return CompletableFuture.failedFuture(failure);
+    /**
+     * Leases the live strategy's connection for one command that the caller issues on it
+     * itself, as {@link #execute} leases one for a template call: a SHARED strategy's next
+     * connection, or a connection borrowed from a POOLED one (waiting up to its max-wait). Release
+     * the lease exactly once, when the command's reply has arrived; until then a switch waits for
+     * it as it waits for a template call (within the drain timeout). For bridges that drive the
+     * native connection with their own commands, such as a Spring Data Redis connection factory.
+     * @param callerMayBlock whether the caller waits for the reply on its own thread (see
+     *     {@link #execute(Command, CacheCommands, boolean)})
+     * @return the lease
+     * @throws CacheException if not started, closed, not connected, or no pooled connection became free in time
+     */
+    public ConnectionLease<C> lease(boolean callerMayBlock) {
+        try {
+            return acquire(callerMayBlock);
+        }
+        catch (RuntimeException ex) {
+            throw calls.translate(ex);
+        }
     }
 
     private ConnectionLease<C> acquire(boolean callerMayBlock) {
@@ -264,7 +250,7 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             ConnectionStrategy<C> strategy = active;
             if (strategy == null || closed) {
                 throw new CacheConnectionException(strategy == null ? "The cache template to " + factory.describe()
-                        + " has not been started" : "The cache template to " + factory.describe() + " is closed");
+                        + " has not been started" : "The cache template to " + factory.describe() + " is closed", null);
             }
             ConnectionLease<C> lease = callerMayBlock ? strategy.tryAcquire() : strategy.tryAcquireWithoutBlocking();
             if (lease != null) {
@@ -273,14 +259,6 @@ public final class SwappableConnectionStrategy<C> implements AutoCloseable {
             // Retired under us: its successor was published before the retirement, so the next read sees it.
             Thread.onSpinWait();
         }
-    }
-
-    private CacheException translate(Throwable failure) {
-        Throwable cause = failure;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause instanceof CacheException cacheException ? cacheException : translator.translate(cause);
     }
 
     /**

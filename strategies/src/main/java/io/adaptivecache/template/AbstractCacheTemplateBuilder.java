@@ -5,8 +5,13 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 
 import io.adaptivecache.CacheFailureMode;
+import io.adaptivecache.adaptive.StrategySwitcher;
+import io.adaptivecache.adaptive.SwitcherOptions;
+import io.adaptivecache.adaptive.SwitcherRegistry;
 import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.call.CallObserver;
+import io.adaptivecache.internal.Arguments;
+import io.adaptivecache.management.CacheTemplateManagement;
 import io.adaptivecache.management.CallInterceptor;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.CallGuard;
@@ -16,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What every backend's template builder shares: the name, the strategy, the drain timeout, the
- * pool hook and the build/start steps. A backend's builder adds its connection settings and
+ * pool hook, the adaptive switcher and the build/start steps. A backend's builder adds its connection settings and
  * builds its {@link CacheBackend}, whose native connection type may depend on a setting (a
  * driver), so it is fixed when the backend is built rather than by the builder's type. What it
  * builds is a {@link ManagedCacheTemplate}; the implementation behind it is not API.
@@ -28,6 +33,7 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     private String name;
     private StrategySpec strategy = StrategySpec.multi();
     private Duration drainTimeout = Duration.ofSeconds(3);
+    private Duration connectTimeout = Duration.ofSeconds(2);
     private PoolConfigCustomizer poolCustomizer = PoolConfigCustomizer.NONE;
     private CallGuard guard = CallGuard.NONE;
     private CacheFailureMode failureMode = CacheFailureMode.FAIL_FAST;
@@ -35,6 +41,8 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     private @Nullable CallInterceptor interceptor;
     private CallObserver observer = CallObserver.NONE;
     private int connectionLimit = StrategySpec.DEFAULT_CONNECTION_LIMIT;
+    private @Nullable SwitcherOptions switcher;
+    private @Nullable SwitcherRegistry switchers;
 
     /**
      * Creates a builder.
@@ -73,6 +81,25 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     public B drainTimeout(Duration drainTimeout) {
         this.drainTimeout = positive(drainTimeout, "drain timeout");
         return self();
+    }
+
+    /**
+     * How long opening a connection to a server may take (for memcached, a new client's
+     * connections); default 2 s.
+     * @param connectTimeout positive
+     * @return this builder
+     */
+    public B connectTimeout(Duration connectTimeout) {
+        this.connectTimeout = positive(connectTimeout, "connect timeout");
+        return self();
+    }
+
+    /**
+     * How long opening a connection may take, for the backend's connections.
+     * @return the connect timeout
+     */
+    protected final Duration connectTimeout() {
+        return this.connectTimeout;
     }
 
     /**
@@ -147,6 +174,34 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     }
 
     /**
+     * Gives the template an adaptive {@link StrategySwitcher}, made from {@code options} when the
+     * template starts (with the template's {@linkplain #connectionLimit connection limit}),
+     * registered in {@code registry} under the template's name while it runs, and closed and
+     * removed from the registry when the template closes. Without it, the template keeps the
+     * strategy it opened with until someone calls its {@code switchStrategy}.
+     * @param options how the switcher is made, such as {@link SwitcherOptions#defaults()}
+     * @param registry where management tools find the switcher by the template's name
+     * @return this builder
+     */
+    public B adaptive(SwitcherOptions options, SwitcherRegistry registry) {
+        this.switcher = Objects.requireNonNull(options, "options");
+        this.switchers = Objects.requireNonNull(registry, "registry");
+        return self();
+    }
+
+    /**
+     * Whether a template was built with {@link #adaptive(SwitcherOptions, SwitcherRegistry)}, and
+     * so makes, registers and closes its own switcher: a layer that gives switchers to the
+     * templates it is handed (the Spring Boot starter) leaves such a template alone, so that no
+     * template is watched by two switchers.
+     * @param template a template
+     * @return {@code true} if it makes its own switcher
+     */
+    public static boolean hasOwnSwitcher(CacheTemplateManagement template) {
+        return template instanceof DefaultCacheTemplate<?> built && built.hasOwnSwitcher();
+    }
+
+    /**
      * Wraps every call of the template, such as in a Micrometer Observation
      * ({@link io.adaptivecache.micrometer.CacheCallObservations}). Without one, calls take the
      * plain path and pay nothing for the hook.
@@ -185,7 +240,7 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
     public ManagedCacheTemplate build() {
         return new DefaultCacheTemplate<>(backend(), new TemplateOptions(this.name, this.strategy, this.drainTimeout,
                 this.poolCustomizer, this.guard, this.failureMode, this.completionExecutor, this.interceptor, this.observer,
-                this.connectionLimit));
+                this.connectionLimit, this.switcher, this.switchers));
     }
 
     /**
@@ -215,10 +270,7 @@ public abstract class AbstractCacheTemplateBuilder<B extends AbstractCacheTempla
      * @throws IllegalArgumentException if it is null, zero or negative
      */
     protected static Duration positive(Duration duration, String what) {
-        if (duration == null || duration.isNegative() || duration.isZero()) {
-            throw new IllegalArgumentException("The " + what + " must be positive, was " + duration);
-        }
-        return duration;
+        return Arguments.positive(duration, what);
     }
 
     /**

@@ -5,16 +5,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.adaptivecache.CacheException;
@@ -24,6 +17,7 @@ import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.CasToken;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.ValueCodec;
+import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.backend.CacheBackend;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.call.CacheCommands;
@@ -38,11 +32,12 @@ import io.adaptivecache.metrics.TemplateSensors;
 import io.adaptivecache.resilience.CallGuard;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyStats;
+import io.adaptivecache.strategy.ConnectionFactory;
+import io.adaptivecache.strategy.ConnectionLease;
+import io.adaptivecache.strategy.ConnectionLeases;
 import io.adaptivecache.strategy.SwappableConnectionStrategy;
 import io.adaptivecache.strategy.SwitchReport;
 import org.jspecify.annotations.Nullable;
-
-
 
 /**
  * The {@link ManagedCacheTemplate} of every backend, built by {@link AbstractCacheTemplateBuilder}
@@ -58,11 +53,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Lifecycle: {@link #start()} opens the connections (so that building a template never does
  * I/O), {@link #switchStrategy} replaces the strategy while calls run, {@link #close()} drains
- * and closes.
+ * and closes. A template built with switcher options starts its adaptive switcher with it (and
+ * registers it) and closes it (and removes it) first thing when it closes.
  *
  * @param <C> the backend's native connection type
  */
-final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements ManagedCacheTemplate {
+final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements ManagedCacheTemplate, ConnectionLeases<C> {
 
     /** A caller that waits for the reply on its own thread: it may be served by a blocking connection. */
     private static final boolean SYNC = false;
@@ -71,7 +67,6 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
     private static final boolean ASYNC = true;
 
     /** Most threads of a template's own completion executor: they complete futures and run the stages callers chain on them. */
-    private static final int MAX_COMPLETION_THREADS = 8;
 
     private final String name;
     private final CacheBackend<C> backend;
@@ -88,12 +83,13 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
     private final LongAdder degradedReads = new LongAdder();
     private final LongAdder skippedWrites = new LongAdder();
     // Where the futures handed to ...Async callers complete; owned (and shut down on close) unless given by the builder.
-    private final Executor completions;
-    private final @Nullable ExecutorService ownedCompletions;
+    private final CompletionHandOff completions;
     // null unless the builder was given one: the default path reads this once per call and goes on as before.
     private final @Nullable CallInterceptor interceptor;
     // Set when the template started without its server (DEGRADE); read by health and the endpoint, never per call.
     private volatile @Nullable BackgroundConnector connector;
+    private final int connectionLimit;
+    private final OwnedSwitcher switcher;
 
     /**
      * Creates a template that is not started yet.
@@ -104,9 +100,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         this.name = options.name();
         this.interceptor = options.interceptor();
         this.sensors.addObserver(options.observer());
-        Executor completionExecutor = options.completionExecutor();
-        this.ownedCompletions = completionExecutor == null ? ownCompletionExecutor(name) : null;
-        this.completions = completionExecutor != null ? completionExecutor : this.ownedCompletions;
+        this.completions = new CompletionHandOff(name, options.completionExecutor());
         this.guard = options.guard();
         this.failureMode = options.failureMode();
         this.backend = Objects.requireNonNull(backend, "backend");
@@ -120,10 +114,37 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         this.nodes = backend.nodeSensors().flatMap(sensors -> backend.nodeProbe().map(probe -> new TemplateNodes(sensors, probe)));
         // A safety net behind the client's own timer, which is expected to fire first.
         this.awaitNanos = backend.commandTimeout().multipliedBy(2).plusSeconds(1).toNanos();
+        this.connectionLimit = options.connectionLimit();
+        this.switcher = new OwnedSwitcher(options.switcher(), options.switchers());
+    }
+
+    /** Whether this template makes its own switcher when it starts. */
+    boolean hasOwnSwitcher() {
+        return switcher.configured();
     }
 
     @Override
     public void start() {
+        // Made (its policy too) and registered before anything is opened: a policy that cannot be made, or a name that is
+        // taken, fails the start without a connection to close.
+        StrategySwitcher made = closed.get() ? null
+                : switcher.make(this, backend.strategies().pooledConnectionsBlock(), connectionLimit);
+        try {
+            connect();
+        }
+        catch (RuntimeException ex) {
+            if (made != null) {
+                switcher.drop(made);
+            }
+            throw ex;
+        }
+        if (made != null) {
+            switcher.start(made);
+        }
+    }
+
+    /** Opens the initial strategy; in DEGRADE mode a server that cannot be reached is waited out in the background. */
+    private void connect() {
         if (failureMode == CacheFailureMode.FAIL_FAST) {
             connections.start(initialStrategy);
             return;
@@ -164,6 +185,18 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         return connections.switchTo(spec);
     }
 
+    /** For bridges that run their own commands; bypasses the guard, the interceptor and the failure mode, as its caller's commands are not this API's. */
+    @Override
+    public ConnectionLease<C> lease() {
+        // The bridges' callers wait for their replies, as a synchronous template caller does.
+        return connections.lease(true);
+    }
+
+    @Override
+    public ConnectionFactory<C> connectionFactory() {
+        return backend.connections();
+    }
+
     @Override
     public Optional<TemplateNodes> nodes() {
         return nodes;
@@ -196,7 +229,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
             throw new CacheException("Cache call failed", cause);
         }
         catch (TimeoutException ex) {
-            throw new CacheTimeoutException("No reply within " + TimeUnit.NANOSECONDS.toMillis(awaitNanos) + " ms");
+            throw new CacheTimeoutException("No reply within " + TimeUnit.NANOSECONDS.toMillis(awaitNanos) + " ms", null);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
@@ -227,7 +260,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
 
     @Override
     public <T extends @Nullable Object> CompletableFuture<T> executeAsync(Command<T> command) {
-        return handOff(call(command, ASYNC));
+        return completions.handOff(call(command, ASYNC));
     }
 
     /** Validates the command (nothing reaches a socket otherwise), then runs it guarded, degraded as the failure mode says. */
@@ -241,64 +274,12 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
             sensors.onValueBytes(sent);
         }
         CompletableFuture<T> result = guarded(command, async);
-        if (failureMode == CacheFailureMode.FAIL_FAST || !command.kind().degradable()) {
-            return result;
+        if (failureMode == CacheFailureMode.FAIL_FAST || !command.kind().degradable()
+                || (result.isDone() && !result.isCompletedExceptionally())) {
+            return result; // nothing to degrade: no stage for it (a blocking driver's calls come back done)
         }
         LongAdder degraded = command.kind().isRead() ? degradedReads : skippedWrites;
         return result.exceptionally(failure -> degrade(failure, degraded, command.degraded()));
-    }
-
-    /**
-     * The future an {@code ...Async} caller gets: completed on the completion executor, never on
-     * the driver's I/O thread that completed the call, where the caller's dependent stages (and
-     * what Spring runs on them: a method, then a synchronous put) would hold up every other call
-     * on the connection, or wait for a reply only that thread could read. A call already complete
-     * (refused input handled, a failure before sending, XMemcached, which answers on the
-     * caller's thread) is handed over as is: stages registered on it run on the caller's thread.
-     * The synchronous forms never come here.
-     */
-    private <T extends @Nullable Object> CompletableFuture<T> handOff(CompletableFuture<T> call) {
-        if (call.isDone()) {
-            return call;
-        }
-        CompletableFuture<T> handed = new CompletableFuture<>();
-        call.whenComplete((result, failure) -> {
-            Runnable complete = () -> {
-                if (failure == null) {
-                    handed.complete(result);
-                }
-                else {
-                    handed.completeExceptionally(failure);
-                }
-            };
-            try {
-                completions.execute(complete);
-            }
-            catch (RejectedExecutionException ex) {
-                // Our executor after close, or a caller's executor that is full: still not the I/O thread.
-                ForkJoinPool.commonPool().execute(complete);
-            }
-        });
-        return handed;
-    }
-
-    /**
-     * The template's own completion executor: a few daemon threads named after the template,
-     * started on first use and ended after a minute idle, so that a template called only
-     * synchronously never starts one. Its queue holds at most the calls in flight, which the
-     * driver's own queue bounds.
-     */
-    private static ExecutorService ownCompletionExecutor(String name) {
-        int threads = Math.min(MAX_COMPLETION_THREADS, Math.max(2, Runtime.getRuntime().availableProcessors()));
-        AtomicInteger created = new AtomicInteger();
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
-                runnable -> {
-                    Thread thread = new Thread(runnable, "adaptive-cache-" + name + "-async-" + created.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        executor.allowCoreThreadTimeOut(true);
-        return executor;
     }
 
     private <T extends @Nullable Object> CompletableFuture<T> guarded(Command<T> command, boolean async) {
@@ -353,6 +334,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
             return;
         }
         try {
+            switcher.close();
             BackgroundConnector pending = this.connector;
             if (pending != null) {
                 pending.close();
@@ -369,9 +351,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
                 }
                 finally {
                     // After the drain and the backend: the completions of the last calls are queued by then, and still run.
-                    if (ownedCompletions != null) {
-                        ownedCompletions.shutdown();
-                    }
+                    completions.shutdown();
                 }
             }
         }

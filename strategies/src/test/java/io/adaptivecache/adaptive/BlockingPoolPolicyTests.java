@@ -174,19 +174,19 @@ class BlockingPoolPolicyTests {
     }
 
     @Test
-    void valuesTurningSmallOnThePoolShouldGoBackToMultiAfterTheDwell() {
+    void valuesTurningSmallOnThePoolShouldGoBackToMultiAsSoonAsThreeWindowsAgree() {
         ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(this.settings, FlappingPolicyTests.LARGE_VALUE_POOL);
         runUntilSwitch(policy, large(MULTI, 50, 100 * KIB, false), 30);
         assertThat(run(policy, large(BLOCKING, 50, 100 * KIB, false), 30)).noneMatch(Decision::isSwitch);
         long smallFrom = this.now;
 
-        // 100-byte values: 30 callers waiting for the pool's 20 connections are contention again.
+        // 100-byte values: 30 callers waiting for the pool's 20 connections are contention again, which is trouble.
         Decision decision = runUntilSwitch(policy,
                 t -> Windows.withValues(FlappingPolicyTests.model(t, BLOCKING, 50), 100, FlappingPolicyTests.LOOPBACK_TRIP), 60);
 
         assertThat(decision.reason()).isEqualTo(DecisionReason.POOL_CONTENTION);
         assertThat(decision.target()).isEqualTo(MULTI);
-        assertThat(decision.atNanos() - smallFrom).as("a whole dwell of small values").isBetween(10 * SECOND, 12 * SECOND);
+        assertThat(decision.atNanos() - smallFrom).as("three windows of small values, not the dwell").isEqualTo(3 * SECOND);
     }
 
     @Test

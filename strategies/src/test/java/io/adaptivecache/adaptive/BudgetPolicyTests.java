@@ -64,4 +64,16 @@ class BudgetPolicyTests {
         assertThat(decideAt(4 * MINUTE).isSwitch()).isTrue();
         assertThat(this.inner.switchesHeard).as("every switch is passed inward").hasSize(3);
     }
+
+    @Test
+    void aMoveOutOfTroubleCountsAndIsHeldBackLikeAnyOther() {
+        this.inner.proposing(MULTI, DecisionReason.POOL_SATURATED);
+        switchAt(MINUTE, true);
+        switchAt(2 * MINUTE, true);
+        switchAt(3 * MINUTE, true);
+
+        Decision fourth = decideAt(4 * MINUTE);
+        assertThat(fourth.reason()).isEqualTo(DecisionReason.BUDGET_EXHAUSTED);
+        assertThat(fourth.evidence()).isEqualTo("3 switches in the last hour; POOL_SATURATED waits");
+    }
 }

@@ -1,7 +1,10 @@
 package io.adaptivecache.adaptive;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
+import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import org.junit.jupiter.api.Test;
@@ -15,6 +18,7 @@ class ConfirmingPolicyTests {
 
     private static final StrategySpec SINGLE = StrategySpec.single();
     private static final StrategySpec MULTI = StrategySpec.multi(2, SelectorType.ROUND_ROBIN);
+    private static final StrategySpec POOLED = StrategySpec.pooled(new PoolSettings(4, 4, 0, Duration.ofSeconds(1)));
 
     private final ScriptedPolicy inner = new ScriptedPolicy();
     /** Three windows and a 10 s dwell, up to 40 s. */
@@ -119,5 +123,91 @@ class ConfirmingPolicyTests {
         at(switched + 3);
         this.inner.staying(DecisionReason.STEADY);
         assertThat(at(switched + 4).evidence()).isEqualTo("last change 3 s ago, dwell 20 s");
+    }
+
+    /** A window on POOLED at {@code second}, the inner policy answering {@code reason} (toward MULTI for trouble). */
+    private Decision onPool(long second, DecisionReason reason) {
+        if (reason.leavesTrouble()) {
+            this.inner.proposing(MULTI, reason);
+        }
+        else {
+            this.inner.staying(reason);
+        }
+        return this.confirming.decide(window(second * SECOND, POOLED, 20_000, 64), second * SECOND);
+    }
+
+    /**
+     * A steady window, then three of pool contention: the third is the move out of trouble, made at
+     * 4 s and reported to the policy as carried out or not.
+     */
+    private void leaveThePoolAtFourSeconds(boolean carriedOut) {
+        onPool(1, DecisionReason.STEADY);
+        onPool(2, DecisionReason.POOL_CONTENTION);
+        onPool(3, DecisionReason.POOL_CONTENTION);
+        Decision leave = onPool(4, DecisionReason.POOL_CONTENTION);
+        assertThat(leave.isSwitch()).as("the third window of trouble moves").isTrue();
+        this.confirming.onSwitch(leave, carriedOut, true, 4 * SECOND);
+    }
+
+    @Test
+    void aMoveOutOfTroubleIsMadeInTheThirdConsecutiveWindowWithoutWaitingForTheDwell() {
+        onPool(1, DecisionReason.STEADY);
+        Decision first = onPool(2, DecisionReason.POOL_CONTENTION);
+        Decision second = onPool(3, DecisionReason.POOL_SATURATED);
+        Decision third = onPool(4, DecisionReason.POOL_CONTENTION);
+
+        assertThat(first.reason()).isEqualTo(DecisionReason.CONFIRMING);
+        assertThat(first.evidence()).isEqualTo("POOL_CONTENTION toward " + MULTI
+                + " in 1 consecutive windows (leaving trouble needs 3, not the dwell): scripted POOL_CONTENTION");
+        assertThat(second.reason()).isEqualTo(DecisionReason.CONFIRMING);
+        assertThat(third.isSwitch()).as("3 s after the first window, within the 10 s dwell").isTrue();
+        assertThat(third.reason()).isEqualTo(DecisionReason.POOL_CONTENTION);
+    }
+
+    @Test
+    void aWindowWithoutTroubleBreaksTheRunButAWindowThatDoesNotCountDoesNot() {
+        onPool(1, DecisionReason.STEADY);
+        List<Decision> decisions = new ArrayList<>();
+        long second = 2;
+        for (DecisionReason reason : new DecisionReason[] {DecisionReason.POOL_CONTENTION, DecisionReason.POOL_CONTENTION,
+                DecisionReason.STEADY, DecisionReason.POOL_CONTENTION, DecisionReason.POOL_CONTENTION, DecisionReason.TRIAL,
+                DecisionReason.POOL_CONTENTION, DecisionReason.POOL_CONTENTION, DecisionReason.DISTURBED,
+                DecisionReason.INSUFFICIENT_DATA, DecisionReason.POOL_CONTENTION}) {
+            decisions.add(onPool(second++, reason));
+        }
+
+        // A steady window, or a trial's (the rules found no trouble in it), starts the run again; a window not judged does not.
+        assertThat(decisions.subList(0, decisions.size() - 1)).noneMatch(Decision::isSwitch);
+        assertThat(decisions.get(decisions.size() - 1).isSwitch()).isTrue();
+    }
+
+    @Test
+    void aMoveOutOfTroubleDoublesTheDwellBeforeAMoveForAGain() {
+        leaveThePoolAtFourSeconds(true);
+
+        this.inner.staying(DecisionReason.STEADY);
+        assertThat(at(5).evidence()).isEqualTo("last change 1 s ago, dwell 20 s");
+        // The move back, for a gain: a dwell (20 s) after the change, the proposal held a whole 10 s.
+        assertThat(firstSwitchFrom(6)).isEqualTo(24);
+    }
+
+    @Test
+    void afterASwitchThatCouldNotBeCarriedOutAMoveOutOfTroubleWaitsForTheDoubledDwell() {
+        leaveThePoolAtFourSeconds(false);
+
+        long second = 5;
+        while (!onPool(second, DecisionReason.POOL_CONTENTION).isSwitch() && second < 100) {
+            second++;
+        }
+        assertThat(second - 4).as("the server could not be reached: not asked again before the dwell, doubled").isEqualTo(20);
+    }
+
+    @Test
+    void aWindowOfTroubleBreaksAProposalForAGain() {
+        proposeAfterTheDwellUntil(105);
+        this.inner.proposing(StrategySpec.multi(4, SelectorType.ROUND_ROBIN), DecisionReason.POOL_CONTENTION);
+        assertThat(at(105).reason()).isEqualTo(DecisionReason.CONFIRMING);
+
+        assertThat(firstSwitchFrom(106)).as("a dwell from the window that began at 105 s").isEqualTo(115);
     }
 }

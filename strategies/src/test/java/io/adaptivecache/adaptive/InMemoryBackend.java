@@ -6,12 +6,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.adaptivecache.CacheConnectionException;
 import io.adaptivecache.CacheException;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasToken;
@@ -23,34 +19,21 @@ import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
+import io.adaptivecache.strategy.FakeConnections;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.template.AbstractCacheTemplateBuilder;
 
 /**
- * A backend kept in a map, whose connections count their opens and closes, and whose gets can
- * be held pending to test draining. Only get and set are implemented: what switcher tests need.
+ * A backend kept in a map, whose connections are {@link FakeConnections}' (counted as they open
+ * and close, refused when a test says so), and whose gets can be held pending to test draining.
+ * Only get and set are implemented: what switcher tests need.
  */
-public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Connection>, CommandHandler<InMemoryBackend.Connection>,
-        ConnectionFactory<InMemoryBackend.Connection> {
+public final class InMemoryBackend extends FakeConnections
+        implements CacheBackend<FakeConnections.Connection>, CommandHandler<FakeConnections.Connection> {
 
     final Map<String, byte[]> data = new ConcurrentHashMap<>();
-    final List<Connection> opened = new CopyOnWriteArrayList<>();
-    final AtomicBoolean failOpens = new AtomicBoolean();
-    /** Opens that still succeed before every further one is refused, as a server at its client limit does; negative: no limit. */
-    final AtomicInteger opensLeft = new AtomicInteger(-1);
     /** The next get answers with this future instead of the map, once: a test completes it when it wants. */
     public final AtomicReference<CompletableFuture<byte[]>> holdNextGet = new AtomicReference<>();
-    private final AtomicInteger ids = new AtomicInteger();
-
-    static final class Connection {
-
-        final int id;
-        final AtomicBoolean closed = new AtomicBoolean();
-
-        Connection(int id) {
-            this.id = id;
-        }
-    }
 
     /**
      * A template over this backend, built as a backend's builder builds one: the implementation is
@@ -58,6 +41,14 @@ public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Conne
      */
     public ManagedCacheTemplate template(String name, StrategySpec strategy, Duration drainTimeout) {
         return new TemplateBuilder(this).name(name).strategy(strategy).drainTimeout(drainTimeout).build();
+    }
+
+    /**
+     * A builder of templates over this backend, for tests that set more than the name, strategy
+     * and drain timeout (an adaptive switcher, a connection limit).
+     */
+    public AbstractCacheTemplateBuilder<?> builder() {
+        return new TemplateBuilder(this);
     }
 
     /** The builder a backend of its own would have: only the backend to build is its own. */
@@ -74,33 +65,6 @@ public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Conne
         protected CacheBackend<Connection> backend() {
             return this.backend;
         }
-    }
-
-    long openCount() {
-        return this.opened.stream().filter(connection -> !connection.closed.get()).count();
-    }
-
-    @Override
-    public Connection open() {
-        if (this.failOpens.get()) {
-            throw new CacheConnectionException("memory server is down");
-        }
-        if (this.opensLeft.get() >= 0 && this.opensLeft.getAndDecrement() <= 0) {
-            throw new CacheConnectionException("memory server: max number of clients reached");
-        }
-        Connection connection = new Connection(this.ids.incrementAndGet());
-        this.opened.add(connection);
-        return connection;
-    }
-
-    @Override
-    public boolean isUsable(Connection connection) {
-        return !connection.closed.get();
-    }
-
-    @Override
-    public void close(Connection connection) {
-        connection.closed.set(true);
     }
 
     @Override
@@ -142,22 +106,16 @@ public final class InMemoryBackend implements CacheBackend<InMemoryBackend.Conne
     public void close() {
     }
 
-    private static void use(Connection connection) {
-        if (connection.closed.get()) {
-            throw new IllegalStateException("used after close");
-        }
-    }
-
     @Override
     public CompletionStage<byte[]> get(Connection connection, String key) {
-        use(connection);
+        connection.use();
         CompletableFuture<byte[]> held = this.holdNextGet.getAndSet(null);
         return held != null ? held : CompletableFuture.completedFuture(this.data.get(key));
     }
 
     @Override
     public CompletionStage<Void> set(Connection connection, String key, byte[] value, Duration ttl) {
-        use(connection);
+        connection.use();
         this.data.put(key, value);
         return CompletableFuture.completedFuture(null);
     }

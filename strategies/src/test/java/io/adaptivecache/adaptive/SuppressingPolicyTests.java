@@ -2,6 +2,7 @@ package io.adaptivecache.adaptive;
 
 import java.time.Duration;
 
+import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SuppressingPolicyTests {
 
     private static final StrategySpec MULTI = StrategySpec.multi(2, SelectorType.ROUND_ROBIN);
+    private static final StrategySpec MULTI_4 = StrategySpec.multi(4, SelectorType.ROUND_ROBIN);
+    private static final StrategySpec POOLED = StrategySpec.pooled(new PoolSettings(4, 4, 0, Duration.ofSeconds(1)));
     private static final long MINUTE = 60 * SECOND;
 
     private final ScriptedPolicy inner = new ScriptedPolicy();
@@ -35,12 +38,13 @@ class SuppressingPolicyTests {
         rollbackAt(20 * MINUTE);
         assertThat(steadyAt(21 * MINUTE).reason()).as("two rollbacks suspend nothing").isEqualTo(DecisionReason.STEADY);
         assertThat(rollbackAt(40 * MINUTE).reason()).as("the rollback itself passes").isEqualTo(DecisionReason.ROLLBACK);
-        int seen = this.inner.windowsSeen;
 
         Decision suppressed = steadyAt(41 * MINUTE);
         assertThat(suppressed.reason()).isEqualTo(DecisionReason.SUPPRESSED);
         assertThat(suppressed.evidence()).isEqualTo("changes suspended after 3 rollbacks within an hour");
-        assertThat(this.inner.windowsSeen).as("the layers within see no window while suppressed").isEqualTo(seen);
+        this.inner.proposing(MULTI_4, DecisionReason.CONNECTION_SATURATED);
+        assertThat(this.suppressing.decide(window(42 * MINUTE, MULTI, 50_000, 64), 42 * MINUTE).reason())
+                .as("a move for a gain is held back").isEqualTo(DecisionReason.SUPPRESSED);
         assertThat(this.suppressing.isSuppressed(50 * MINUTE - 1)).isTrue();
         assertThat(this.suppressing.isSuppressed(50 * MINUTE)).isFalse();
         assertThat(steadyAt(50 * MINUTE).reason()).isEqualTo(DecisionReason.STEADY);
@@ -54,5 +58,23 @@ class SuppressingPolicyTests {
 
         assertThat(steadyAt(124 * MINUTE).reason()).isEqualTo(DecisionReason.STEADY);
         assertThat(this.suppressing.isSuppressed(124 * MINUTE)).isFalse();
+    }
+
+    @Test
+    void aMoveOutOfTroubleAndATrialsVerdictPassWhileChangesAreSuspended() {
+        rollbackAt(MINUTE);
+        rollbackAt(2 * MINUTE);
+        rollbackAt(3 * MINUTE);
+        assertThat(steadyAt(4 * MINUTE).reason()).isEqualTo(DecisionReason.SUPPRESSED);
+
+        this.inner.proposing(MULTI, DecisionReason.POOL_CONTENTION);
+        Decision leave = this.suppressing.decide(window(5 * MINUTE, POOLED, 20_000, 64), 5 * MINUTE);
+        assertThat(leave.reason()).as("callers waiting for a pool are never held there").isEqualTo(DecisionReason.POOL_CONTENTION);
+        assertThat(leave.isSwitch()).isTrue();
+        this.inner.staying(DecisionReason.TRIAL_ACCEPTED);
+        assertThat(this.suppressing.decide(window(6 * MINUTE, MULTI, 50_000, 8), 6 * MINUTE).reason())
+                .as("an operator's trial is judged on time").isEqualTo(DecisionReason.TRIAL_ACCEPTED);
+        assertThat(rollbackAt(7 * MINUTE).reason()).as("a rollback undoes an operator's trial").isEqualTo(DecisionReason.ROLLBACK);
+        assertThat(this.suppressing.isSuppressed(7 * MINUTE)).isTrue();
     }
 }

@@ -12,8 +12,9 @@ import io.adaptivecache.memcached.MemcachedCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import io.adaptivecache.testservers.RedisServerExtension;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,18 +34,44 @@ class UnpairedSurrogateKeyIntegrationTests {
     @RegisterExtension
     static final MemcachedServerExtension memcached = new MemcachedServerExtension();
 
-    @Test
-    void redisShouldRefuseTheKeyAndExecuteNothing() {
-        try (CacheTemplate template = RedisCacheTemplates.builder().uri(redis.uri()).name("surrogates").start()) {
-            refusedAndUsable(template, () -> calls(redis.server(), "set") + calls(redis.server(), "get")
-                    + calls(redis.server(), "del") + calls(redis.server(), "mget"));
-        }
+    /** Each backend with a template on this class's server of its kind, and the commands that server executed. */
+    enum Backend {
+
+        REDIS {
+            @Override
+            CacheTemplate start() {
+                return RedisCacheTemplates.builder().uri(redis.uri()).name("surrogates").start();
+            }
+
+            @Override
+            long executed() {
+                return calls(redis.server(), "set") + calls(redis.server(), "get") + calls(redis.server(), "del")
+                        + calls(redis.server(), "mget");
+            }
+        },
+
+        MEMCACHED {
+            @Override
+            CacheTemplate start() {
+                return MemcachedCacheTemplates.builder().servers(memcached.addresses()).name("surrogates").start();
+            }
+
+            @Override
+            long executed() {
+                return stat("cmd_set") + stat("cmd_get") + stat("delete_hits") + stat("delete_misses");
+            }
+        };
+
+        abstract CacheTemplate start();
+
+        abstract long executed();
     }
 
-    @Test
-    void memcachedShouldRefuseTheKeyAndExecuteNothing() {
-        try (CacheTemplate template = MemcachedCacheTemplates.builder().servers(memcached.addresses()).name("surrogates").start()) {
-            refusedAndUsable(template, () -> stat("cmd_set") + stat("cmd_get") + stat("delete_hits") + stat("delete_misses"));
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Backend.class)
+    void eachBackendShouldRefuseTheKeyAndExecuteNothing(Backend backend) {
+        try (CacheTemplate template = backend.start()) {
+            refusedAndUsable(template, backend::executed);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import io.adaptivecache.CacheException;
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CacheServerException;
 import io.adaptivecache.CasResult;
@@ -16,8 +17,6 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.strategy.StrategyType;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -58,8 +57,7 @@ public abstract class CacheTemplateContract {
         return prefix + name;
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void getSetAndDeleteShouldRoundTrip(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 
@@ -74,8 +72,7 @@ public abstract class CacheTemplateContract {
         assertThat(cache.get(key("k"))).isNull();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void getAllShouldReturnOnlyPresentKeysInRequestOrder(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         for (int i = 0; i < 20; i += 2) {
@@ -99,8 +96,7 @@ public abstract class CacheTemplateContract {
                 .isInstanceOf(io.adaptivecache.InvalidCacheInputException.class).hasMessageContaining("more than once");
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void aCasTokenShouldOnlyServeTheKeyItWasReadForAndInvalidTtlsShouldBeRefused(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         cache.set(key("a"), "1", Duration.ZERO);
@@ -120,8 +116,7 @@ public abstract class CacheTemplateContract {
         assertThat(cache.get(key("a"))).isEqualTo("3");
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void addAndReplaceShouldRespectPresence(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 
@@ -134,8 +129,7 @@ public abstract class CacheTemplateContract {
         assertThat(cache.get(key("k"))).isEqualTo("c");
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void existsShouldTellAPresentKeyFromAnAbsentOneSyncAndAsync(StrategySpec strategy) throws Exception {
         CacheOperations<String> cache = start(strategy);
         assertThat(cache.exists(key("e"))).isFalse();
@@ -147,8 +141,7 @@ public abstract class CacheTemplateContract {
         assertThat(cache.existsAsync(key("e")).get(5, java.util.concurrent.TimeUnit.SECONDS)).isFalse();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#shapes")
+    @Strategies.Shapes
     void valuesShouldExpireAfterTheirTtlAndNotBefore(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         cache.set(key("short"), "v", Duration.ofSeconds(1));
@@ -160,8 +153,7 @@ public abstract class CacheTemplateContract {
         assertThat(cache.get(key("long"))).isEqualTo("v");
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#shapes")
+    @Strategies.Shapes
     void touchShouldSetAndClearTheTtlOfExistingKeysOnly(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         // memcached counts TTLs in whole seconds from a clock that ticks once a second, so a 1 s TTL
@@ -179,8 +171,7 @@ public abstract class CacheTemplateContract {
         assertThat(cache.get(key("kept"))).isEqualTo("v");
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void casShouldStoreOnlyWhenTheValueIsUnchanged(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         cache.set(key("k"), "v1", Duration.ZERO);
@@ -200,8 +191,7 @@ public abstract class CacheTemplateContract {
         assertThat(cache.get(key("k"))).isNull();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#shapes")
+    @Strategies.Shapes
     void casWithATtlShouldExpire(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         cache.set(key("k"), "v1", Duration.ZERO);
@@ -212,8 +202,7 @@ public abstract class CacheTemplateContract {
         await().atMost(EXPIRY_WAIT).until(() -> cache.get(key("k")) == null);
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void incrAndDecrShouldCountFromZero(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 
@@ -226,20 +215,35 @@ public abstract class CacheTemplateContract {
         assertThat(cache.incr(key("preset"), 1)).isEqualTo(42);
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     protected void incrOfTextShouldFailAsAServerErrorAndLeaveEverythingUsable(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         cache.set(key("text"), "not a number", Duration.ZERO);
 
-        assertThatThrownBy(() -> cache.incr(key("text"), 1)).isInstanceOf(CacheServerException.class);
+        assertThatThrownBy(() -> cache.incr(key("text"), 1)).isInstanceOf(incrOfTextFailure());
 
+        assertUsableAfterIncrOfText(cache, strategy);
+    }
+
+    /**
+     * What an incr of a non-numeric value fails with: the server's error reply, translated.
+     * @return the exception type
+     */
+    protected Class<? extends CacheException> incrOfTextFailure() {
+        return CacheServerException.class;
+    }
+
+    /**
+     * After the failed incr: the value is intact and a counter still counts.
+     * @param cache the template under test, typed as text
+     * @param strategy its strategy
+     */
+    protected void assertUsableAfterIncrOfText(CacheOperations<String> cache, StrategySpec strategy) {
         assertThat(cache.get(key("text"))).isEqualTo("not a number");
         assertThat(cache.incr(key("n"), 1)).isEqualTo(1);
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void asynchronousFormsShouldCompleteWithTheSameResults(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 
@@ -258,8 +262,7 @@ public abstract class CacheTemplateContract {
         assertThat(cache.getAsync(key("a")).join()).isNull();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void shouldStoreEveryByteValueUnchanged(StrategySpec strategy) {
         start(strategy);
         byte[] binary = new byte[64 * 1024];
@@ -274,8 +277,7 @@ public abstract class CacheTemplateContract {
         assertThat(template.get(key("empty"))).isEmpty();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void shouldOpenExactlyTheConnectionsTheStrategyAsksForAndCloseThemAll(StrategySpec strategy) {
         List<Integer> baseline = serverConnections();
         start(strategy);

@@ -73,15 +73,6 @@ public abstract class ServerFaultContract {
     /** The server this class may kill, freeze and restart. */
     protected abstract ServerProcess server();
 
-    /** Connections the server has open, the test's own admin connection excepted. */
-    protected abstract int serverConnections();
-
-    /**
-     * Connections the server has accepted since it started (Redis {@code total_connections_received},
-     * memcached {@code total_connections}), the admin connection included once it is open.
-     */
-    protected abstract long connectionsReceived();
-
     /**
      * Builds and starts a template with {@link #TIMEOUT} as its command timeout, {@link #CONNECT_TIMEOUT}
      * as its connect timeout, and a reconnect delay of at most a second.
@@ -112,7 +103,7 @@ public abstract class ServerFaultContract {
 
     private boolean answers() {
         try {
-            serverConnections();
+            server().connectedClients();
             return true;
         }
         catch (RuntimeException ex) {
@@ -292,7 +283,7 @@ public abstract class ServerFaultContract {
         // off what queued while it was stopped: a slow machine needs more than a few seconds.
         await("the server to see every connection of " + strategy + " again").atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> {
-                    assertThat(serverConnections()).as("connections on the server").isEqualTo(expected);
+                    assertThat(server().connectedClients()).as("connections on the server").isEqualTo(expected);
                     assertThat(template.stats().openConnections()).as("connections the template holds").isEqualTo(expected);
                 });
     }
@@ -304,7 +295,7 @@ public abstract class ServerFaultContract {
      */
     private void awaitNoEarlierConnections() {
         await("the server to have closed every earlier test's connection").atMost(Duration.ofSeconds(15))
-                .untilAsserted(() -> assertThat(serverConnections()).as("connections on the server before the template starts").isZero());
+                .untilAsserted(() -> assertThat(server().connectedClients()).as("connections on the server before the template starts").isZero());
     }
 
     /** A pool of blocking connections comes with one shared connection for the ...Async forms. */
@@ -324,8 +315,8 @@ public abstract class ServerFaultContract {
         Resilience4jCallGuard guard = breaker();
         // Both baselines before the template opens anything: a baseline read after its first
         // connection would let a pool of eight open nine.
-        int baseline = serverConnections();
-        long receivedBefore = connectionsReceived();
+        int baseline = server().connectedClients();
+        long receivedBefore = server().connectionsReceived();
         ManagedCacheTemplate template = closeLater(startTemplate(StrategySpec.pooled(pool), guard, 8192));
         int connectionBound = 8 + asyncLane(template, StrategySpec.pooled(pool));
         AtomicInteger mostConnections = new AtomicInteger();
@@ -335,7 +326,7 @@ public abstract class ServerFaultContract {
         Thread sampler = new Thread(() -> {
             try {
                 while (sampling.get()) {
-                    mostConnections.accumulateAndGet(serverConnections(), Math::max);
+                    mostConnections.accumulateAndGet(server().connectedClients(), Math::max);
                     samples.incrementAndGet();
                     Thread.onSpinWait();
                 }
@@ -392,7 +383,7 @@ public abstract class ServerFaultContract {
         }
         sampling.set(false);
         sampler.join(5000);
-        long received = connectionsReceived() - receivedBefore;
+        long received = server().connectionsReceived() - receivedBefore;
 
         assertThat(samplerFailures).as("the sampler ran to the end").isEmpty();
         assertThat(sampler.isAlive()).as("the sampler stopped").isFalse();
@@ -454,6 +445,6 @@ public abstract class ServerFaultContract {
 
         assertThat(template.get("switch:k")).containsExactly(1);
         await("no connection left behind by the failed attempt").atMost(Duration.ofSeconds(10))
-                .until(() -> serverConnections() == template.stats().openConnections() && template.stats().openConnections() == 3);
+                .until(() -> server().connectedClients() == template.stats().openConnections() && template.stats().openConnections() == 3);
     }
 }

@@ -1,16 +1,38 @@
 package io.adaptivecache.contract;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.stream.Stream;
 
 import io.adaptivecache.strategy.PoolSettings;
 import io.adaptivecache.strategy.SelectorType;
 import io.adaptivecache.strategy.StrategySpec;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every strategy shape the backend tests run over. */
+/** Every strategy shape the backend tests run over, and the annotations that run a test over them. */
 public final class Strategies {
 
     private Strategies() {
+    }
+
+    /** A parameterized test run once for each strategy of {@link #all()}, given as its {@link StrategySpec} parameter. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    public @interface All {
+    }
+
+    /** A parameterized test run once for each connection shape of {@link #shapes()}, given as its {@link StrategySpec} parameter. */
+    @Target(ElementType.METHOD)
+    @Retention(RetentionPolicy.RUNTIME)
+    @ParameterizedTest
+    @MethodSource("io.adaptivecache.contract.Strategies#shapes")
+    public @interface Shapes {
     }
 
     /**
@@ -25,6 +47,10 @@ public final class Strategies {
                 StrategySpec.pooled(new PoolSettings(4, 4, 1, Duration.ofMillis(500))));
     }
 
+    /**
+     * Every strategy: one shared connection, several under each selector, a pool.
+     * @return the strategies
+     */
     public static Stream<StrategySpec> all() {
         return Stream.of(StrategySpec.single(), StrategySpec.multi(3, SelectorType.ROUND_ROBIN),
                 StrategySpec.multi(2, SelectorType.THREAD_AFFINITY), StrategySpec.multi(4, SelectorType.LEAST_IN_FLIGHT),

@@ -27,16 +27,6 @@ class MemcachedServerFaultIntegrationTests extends ServerFaultContract {
     }
 
     @Override
-    protected int serverConnections() {
-        return memcached.server().currentConnections();
-    }
-
-    @Override
-    protected long connectionsReceived() {
-        return Long.parseLong(memcached.server().stat("total_connections"));
-    }
-
-    @Override
     protected ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return MemcachedCacheTemplates.builder().driver(driver()).servers(memcached.addresses()).strategy(strategy).guard(guard)
                 .operationTimeout(TIMEOUT).connectTimeout(CONNECT_TIMEOUT).maxReconnectDelay(Duration.ofSeconds(1))

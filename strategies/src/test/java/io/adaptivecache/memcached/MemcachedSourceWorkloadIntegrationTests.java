@@ -22,8 +22,6 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,8 +45,7 @@ class MemcachedSourceWorkloadIntegrationTests {
 
     enum Step { ADD, ADD_AGAIN, SET, GET, GETS, CAS, STALE_CAS, GET_AFTER_CAS, DELETE, GET_AFTER_DELETE }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void everyOperationShouldBehaveAsMemcachedSpecifies(StrategySpec strategy) throws Exception {
         Map<Step, LongAdder> wrong = new EnumMap<>(Step.class);
         for (Step step : Step.values()) {

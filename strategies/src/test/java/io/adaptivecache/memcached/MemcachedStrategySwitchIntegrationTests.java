@@ -42,7 +42,7 @@ class MemcachedStrategySwitchIntegrationTests extends StrategySwitchContract {
 
     @Override
     protected List<Integer> serverConnections() {
-        return memcached.servers().stream().map(MemcachedServer::currentConnections).toList();
+        return memcached.servers().stream().map(MemcachedServer::connectedClients).toList();
     }
 
     @Override

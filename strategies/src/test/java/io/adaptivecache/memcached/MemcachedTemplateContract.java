@@ -8,12 +8,11 @@ import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.InvalidCacheInputException;
 import io.adaptivecache.contract.CacheTemplateContract;
+import io.adaptivecache.contract.Strategies;
 import io.adaptivecache.devservers.MemcachedServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServerExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -44,15 +43,14 @@ abstract class MemcachedTemplateContract extends CacheTemplateContract {
 
     @Override
     protected List<Integer> serverConnections() {
-        return memcached().servers().stream().map(MemcachedServer::currentConnections).toList();
+        return memcached().servers().stream().map(MemcachedServer::connectedClients).toList();
     }
 
     private long statSum(String stat) {
         return memcached().servers().stream().mapToLong(server -> Long.parseLong(server.stat(stat))).sum();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void countersShouldStopAtZeroOnMemcached(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 
@@ -61,8 +59,7 @@ abstract class MemcachedTemplateContract extends CacheTemplateContract {
         assertThat(cache.decr(key("n"), 5)).isZero();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void ttlsOverThirtyDaysShouldBeSentAsAFutureDateNotExpireAtOnce(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 
@@ -74,8 +71,7 @@ abstract class MemcachedTemplateContract extends CacheTemplateContract {
         assertThat(cache.getAll(List.of(key("long"), key("added"), key("touched")))).hasSize(3);
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void keysThatWouldBreakTheTextProtocolShouldNeverReachAServer(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         cache.set(key("sentinel"), "intact", Duration.ZERO);
@@ -99,8 +95,7 @@ abstract class MemcachedTemplateContract extends CacheTemplateContract {
         assertThat(cache.get("k".repeat(250))).isNull();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void valuesUpToTheItemLimitShouldStoreAndLargerOnesBeRejectedBeforeAnyIo(StrategySpec strategy) {
         start(strategy);
         int limit = template.stats().inputRules().maxValueBytes();
@@ -122,8 +117,7 @@ abstract class MemcachedTemplateContract extends CacheTemplateContract {
         assertThat(template.get(key("sentinel"))).containsExactly(42);
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void casTokensShouldBeMemcachedsOwnVersions(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         cache.set(key("k"), "same", Duration.ZERO);

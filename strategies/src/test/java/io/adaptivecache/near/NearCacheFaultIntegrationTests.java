@@ -46,21 +46,27 @@ class NearCacheFaultIntegrationTests extends OneRedisNearCacheTests {
         return instances.start("a", template -> template.strategy(StrategySpec.single()).commandTimeout(TEMPLATE_TIMEOUT));
     }
 
-    private NearInstances.Instance reader(Strategy strategy) {
-        return instances.start("b", template -> strategy.template.accept(template.commandTimeout(TEMPLATE_TIMEOUT)));
-    }
-
     /** A writing and B reading on 32 keys named from {@code name}, stale reads judged by B's staleness bound. */
     private static StalenessLoad aWritesBReads(NearInstances.Instance a, NearInstances.Instance b, String name) {
         return new StalenessLoad(a.near(), b.near(), NearInstances.PREFIX + name, 32, b.near().stalenessBound());
     }
 
+    /** The writer A, the reader B on {@code strategy}, and their load on keys named from the fault and the strategy. */
+    private record UnderLoad(NearInstances.Instance a, NearInstances.Instance b, StalenessLoad load) {
+    }
+
+    private UnderLoad underLoad(String fault, Strategy strategy) {
+        NearInstances.Instance a = writer();
+        NearInstances.Instance b = instances.start("b", template -> strategy.template.accept(template.commandTimeout(TEMPLATE_TIMEOUT)));
+        return new UnderLoad(a, b, aWritesBReads(a, b, fault + ":" + strategy + ":"));
+    }
+
     @ParameterizedTest
     @EnumSource(value = Strategy.class, names = { "MULTI", "POOLED_JEDIS" })
     void theServerKilledAndRestartedUnderLoad(Strategy strategy) throws Exception {
-        NearInstances.Instance a = writer();
-        NearInstances.Instance b = reader(strategy);
-        StalenessLoad load = aWritesBReads(a, b, "kill:" + strategy + ":");
+        UnderLoad run = underLoad("kill", strategy);
+        NearInstances.Instance b = run.b();
+        StalenessLoad load = run.load();
         long[] hitsAtRecovery = new long[1];
         long[] flushes = new long[2];
         StalenessLoad.Result result = load.run(2, 3, Duration.ofMillis(1), () -> {
@@ -87,15 +93,15 @@ class NearCacheFaultIntegrationTests extends OneRedisNearCacheTests {
     @ParameterizedTest
     @EnumSource(value = Strategy.class, names = { "MULTI", "POOLED_JEDIS" })
     void theServerFrozenAndThawedUnderLoad(Strategy strategy) throws Exception {
-        NearInstances.Instance a = writer();
-        NearInstances.Instance b = reader(strategy);
-        StalenessLoad load = aWritesBReads(a, b, "freeze:" + strategy + ":");
+        UnderLoad run = underLoad("freeze", strategy);
+        NearInstances.Instance a = run.a();
+        NearInstances.Instance b = run.b();
         long[] hitsAtRecovery = new long[1];
         long[] noticedAfter = new long[1];
         long[] flushes = new long[2];
         String cold = NearInstances.PREFIX + "freeze-cold:" + strategy;
         String[] coldAfterRecovery = new String[1];
-        StalenessLoad.Result result = load.run(2, 3, Duration.ofMillis(1), () -> {
+        StalenessLoad.Result result = run.load().run(2, 3, Duration.ofMillis(1), () -> {
             a.near().set(cold, bytes("before"), Duration.ZERO);
             cached(b, cold, "before");
             Thread.sleep(800);

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -78,20 +80,18 @@ class OwnWriteTierTests {
         assertThat(served("k:1")).as("a set started while an own write was in flight").isEqualTo(-1);
     }
 
-    @Test
-    void aSetWhoseEchoOvertookItsReplyShouldKeepNothing() {
-        // The one report that came meanwhile may be the echo and another client's later write of the key together.
-        setOfK1(() -> this.tier.invalidate("k:1"), value(1));
-        assertThat(served("k:1")).isEqualTo(-1);
-        assertThat(this.tier.ownWritesKept.sum()).isZero();
-    }
-
-    @Test
-    void twoReportsWhileTheSetWasOnItsWayShouldKeepNothing() {
-        // The echo and a later write's report may both have come: the value written may already be stale.
+    /**
+     * One report while the set was on its way (its echo overtook its reply) may be the echo and
+     * another client's later write of the key together; with two, the echo and a later write's
+     * report may both have come. Either way the value written may already be stale.
+     */
+    @ParameterizedTest(name = "{0} report(s) while the set was on its way")
+    @ValueSource(ints = { 1, 2 })
+    void reportsWhileTheSetWasOnItsWayShouldMakeItKeepNothing(int reports) {
         setOfK1(() -> {
-            this.tier.invalidate("k:1");
-            this.tier.invalidate("k:1");
+            for (int i = 0; i < reports; i++) {
+                this.tier.invalidate("k:1");
+            }
         }, value(1));
         assertThat(served("k:1")).isEqualTo(-1);
         assertThat(this.tier.ownWritesKept.sum()).isZero();
@@ -109,25 +109,24 @@ class OwnWriteTierTests {
         assertThat(served("k:1")).isEqualTo(2);
     }
 
-    @Test
-    void twoOwnSetsInFlightTogetherShouldKeepNeitherAsTheServerMayHaveRunThemInEitherOrder() {
+    /**
+     * Two own sets in flight together keep neither, as the server may have run them in either
+     * order: whether the first one started ends first, or the later one started and ended while
+     * the first was in flight.
+     */
+    @ParameterizedTest(name = "the first started ends first: {0}")
+    @ValueSource(booleans = { true, false })
+    void twoOwnSetsInFlightTogetherShouldKeepNeitherAsTheServerMayHaveRunThemInEitherOrder(boolean firstStartedEndsFirst) {
         LocalTier.WriteTicket first = this.tier.beforeSet("k:1", true);
         LocalTier.WriteTicket second = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", first, value(1), 0);
-        this.tier.afterSet("k:1", second, value(2), 0);
+        LocalTier.WriteTicket endsFirst = firstStartedEndsFirst ? first : second;
+        LocalTier.WriteTicket endsLast = firstStartedEndsFirst ? second : first;
+        this.tier.afterSet("k:1", endsFirst, value(1), 0);
+        this.tier.afterSet("k:1", endsLast, value(2), 0);
         assertThat(served("k:1")).isEqualTo(-1);
         // Once neither is in flight, the next set keeps its value again.
         completedSetOfK1(3);
         assertThat(served("k:1")).isEqualTo(3);
-    }
-
-    @Test
-    void aSetThatStartedAndEndedWhileAnotherWasInFlightShouldMakeTheOtherKeepNothing() {
-        LocalTier.WriteTicket outer = this.tier.beforeSet("k:1", true);
-        LocalTier.WriteTicket inner = this.tier.beforeSet("k:1", true);
-        this.tier.afterSet("k:1", inner, value(2), 0);
-        this.tier.afterSet("k:1", outer, value(1), 0);
-        assertThat(served("k:1")).isEqualTo(-1);
     }
 
     @Test

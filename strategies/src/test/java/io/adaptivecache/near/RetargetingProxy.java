@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import io.adaptivecache.devservers.ServerProcess;
+import io.adaptivecache.devservers.Sockets;
 
 /**
  * A TCP forwarder on a loopback port whose target can be moved, as a DNS name or virtual IP is
@@ -61,7 +62,7 @@ final class RetargetingProxy implements AutoCloseable {
                     server = new Socket(ServerProcess.HOST, targetPort);
                 }
                 catch (IOException ex) {
-                    quietly(client);
+                    Sockets.closeQuietly(client);
                     continue;
                 }
                 open.add(client);
@@ -86,33 +87,19 @@ final class RetargetingProxy implements AutoCloseable {
             // Dropped: the other direction ends too.
         }
         finally {
-            quietly(from);
-            quietly(to);
+            Sockets.closeQuietly(from);
+            Sockets.closeQuietly(to);
         }
     }
 
     private synchronized void closeAll() {
-        open.forEach(RetargetingProxy::quietly);
+        open.forEach(Sockets::closeQuietly);
         open.clear();
-    }
-
-    private static void quietly(Socket socket) {
-        try {
-            socket.close();
-        }
-        catch (IOException ex) {
-            // Closing anyway.
-        }
     }
 
     @Override
     public void close() {
-        try {
-            listener.close();
-        }
-        catch (IOException ex) {
-            // Closing anyway.
-        }
+        Sockets.closeQuietly(listener);
         closeAll();
         threads.shutdownNow();
     }

@@ -32,6 +32,9 @@ final class ClusterLoad implements AfterEachCallback {
     /** Where the callers run ({@link ClusterCallers#submit}). */
     final ExecutorService executor;
 
+    /** How many callers run at once: the threads of {@link #executor}. */
+    private final int threads;
+
     /** Set to stop the callers. */
     final AtomicBoolean stop = new AtomicBoolean();
 
@@ -49,6 +52,7 @@ final class ClusterLoad implements AfterEachCallback {
      */
     ClusterLoad(int threads) {
         this.executor = Executors.newFixedThreadPool(threads);
+        this.threads = threads;
     }
 
     /**
@@ -66,13 +70,13 @@ final class ClusterLoad implements AfterEachCallback {
     }
 
     /**
-     * Submits callers of {@link #template} on {@link #executor}, stopped by {@link #stop}: see
-     * {@link ClusterCallers#submit} for the parameters.
+     * Submits as many callers of {@link #template} as the load has threads, on {@link #executor},
+     * stopped by {@link #stop}: see {@link ClusterCallers#submit} for the parameters.
      * @return the callers, to wait for
      */
-    List<Future<?>> submitCallers(int threads, int callsPerThread, long deadlineNanos, List<String> keys, byte[] value, LongAdder calls,
+    List<Future<?>> submitCallers(int callsPerThread, long deadlineNanos, List<String> keys, byte[] value, LongAdder calls,
             BiConsumer<String, RuntimeException> onFailure) {
-        return ClusterCallers.submit(this.executor, threads, callsPerThread, deadlineNanos, this.stop, this.template, keys, value, calls,
+        return ClusterCallers.submit(this.executor, this.threads, callsPerThread, deadlineNanos, this.stop, this.template, keys, value, calls,
                 onFailure);
     }
 

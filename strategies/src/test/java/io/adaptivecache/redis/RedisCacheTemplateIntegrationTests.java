@@ -6,12 +6,11 @@ import java.util.List;
 import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CacheServerException;
 import io.adaptivecache.contract.CacheTemplateContract;
+import io.adaptivecache.contract.Strategies;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.RedisServerExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,8 +31,7 @@ class RedisCacheTemplateIntegrationTests extends CacheTemplateContract {
         return List.of(redis.server().connectedClients());
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void keysMayHoldSpacesAndControlCharactersOnRedis(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 
@@ -43,8 +41,7 @@ class RedisCacheTemplateIntegrationTests extends CacheTemplateContract {
         assertThat(cache.get(key("with space"))).isNull();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void countersShouldGoBelowZeroOnRedis(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 
@@ -54,8 +51,7 @@ class RedisCacheTemplateIntegrationTests extends CacheTemplateContract {
                 .hasMessageContaining("not an integer");
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void subSecondTtlsShouldBeKeptToTheMillisecond(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
 

@@ -13,6 +13,7 @@ import io.adaptivecache.CacheOperations;
 import io.adaptivecache.CasResult;
 import io.adaptivecache.CasValue;
 import io.adaptivecache.contract.CacheTemplateContract;
+import io.adaptivecache.contract.Strategies;
 import io.adaptivecache.devservers.RedisServer;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.metrics.NodeFigures;
@@ -23,8 +24,6 @@ import io.adaptivecache.testservers.RedisClusterExtension;
 import io.lettuce.core.ReadFrom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -63,8 +62,7 @@ class RedisClusterCacheTemplateIntegrationTests extends CacheTemplateContract {
         return keys;
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void everyOperationShouldWorkOnEveryMaster(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         List<String> keys = keyOnEachMaster("op-");
@@ -89,8 +87,7 @@ class RedisClusterCacheTemplateIntegrationTests extends CacheTemplateContract {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void getAllShouldGatherKeysFromEveryNodeInTheCallersOrder(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         List<String> keys = new ArrayList<>();
@@ -128,8 +125,7 @@ class RedisClusterCacheTemplateIntegrationTests extends CacheTemplateContract {
                 Map.entry(tag + ":profile", "p"));
     }
 
-    @ParameterizedTest
-    @MethodSource("io.adaptivecache.contract.Strategies#all")
+    @Strategies.All
     void callsShouldBeCountedAgainstTheMasterOfTheirKey(StrategySpec strategy) {
         CacheOperations<String> cache = start(strategy);
         List<RedisServer> masters = redis.cluster().masters();
@@ -191,6 +187,25 @@ class RedisClusterCacheTemplateIntegrationTests extends CacheTemplateContract {
 
         assertThat(cache.get(key)).isEqualTo("kept");
         assertThat(new String(template.get(key), StandardCharsets.UTF_8)).isEqualTo("kept");
+    }
+
+    @Test
+    void theCommandsToEveryNodeShouldBeCountedWithTheirSocketWrites() {
+        try (ManagedCacheTemplate template = startTemplate(StrategySpec.single())) {
+            List<String> keys = keyOnEachMaster("writes-");
+            keys.forEach(key -> template.set(key, new byte[] {1}, Duration.ZERO));
+            RedisWrites before = RedisWrites.of(template).orElseThrow();
+
+            for (int round = 0; round < 10; round++) {
+                keys.forEach(template::get);
+            }
+
+            // At least the 30 reads (the cluster connection may refresh its view of the topology meanwhile), each sent
+            // on the channel to its node.
+            RedisWrites sent = RedisWrites.of(template).orElseThrow().since(before);
+            assertThat(sent.commands()).isGreaterThanOrEqualTo(30);
+            assertThat(sent.writes()).isBetween(1L, sent.commands());
+        }
     }
 
     private static long mgetCalls(List<RedisServer> servers) {

@@ -39,11 +39,10 @@ class RedisClusterFrozenNodeIntegrationTests {
     @RegisterExtension
     static final RedisClusterExtension redis = RedisClusterExtension.withNodeTimeout(Duration.ofSeconds(15));
 
-    private static final int THREADS = 32;
     private static final Duration WINDOW = Duration.ofSeconds(4);
 
     @RegisterExtension
-    final ClusterLoad load = new ClusterLoad(THREADS);
+    final ClusterLoad load = new ClusterLoad(32);
 
     @Test
     void aFrozenMasterShouldCostOnlyItsOwnKeysCallersWhileTheOthersKeepMostOfTheirThroughput() throws Exception {
@@ -124,7 +123,7 @@ class RedisClusterFrozenNodeIntegrationTests {
         LongAdder calls = new LongAdder();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         this.load.stop.set(false);
-        List<Future<?>> workers = this.load.submitCallers(THREADS, 5_000_000, deadline, keys,
+        List<Future<?>> workers = this.load.submitCallers(5_000_000, deadline, keys,
                 value, calls, (key, ex) -> {
                     // Other failures are counted by the servers, not here.
                     if (victimKeys.contains(key) && ex instanceof CacheRejectedException rejected) {

@@ -32,11 +32,10 @@ class RedisClusterSlowNodeIntegrationTests {
     @RegisterExtension
     static final RedisClusterExtension redis = new RedisClusterExtension();
 
-    private static final int THREADS = 16;
     private static final Duration LIMIT = Duration.ofSeconds(60);
 
     @RegisterExtension
-    final ClusterLoad load = new ClusterLoad(THREADS);
+    final ClusterLoad load = new ClusterLoad(16);
 
     @Test
     void aStalledMasterShouldShowInItsOwnFiguresAndDisturbTheSwitchersWindowsByName() throws Exception {
@@ -57,7 +56,7 @@ class RedisClusterSlowNodeIntegrationTests {
         LongAdder calls = new LongAdder();
         List<String> failures = new CopyOnWriteArrayList<>();
         long deadline = System.nanoTime() + LIMIT.toNanos();
-        List<Future<?>> workers = this.load.submitCallers(THREADS, 1_000_000, deadline, keys,
+        List<Future<?>> workers = this.load.submitCallers(1_000_000, deadline, keys,
                 value, calls, (key, ex) -> {
                     if (failures.size() < 10) {
                         failures.add(key + ": " + ex);

@@ -26,46 +26,32 @@ import static org.awaitility.Awaitility.await;
  * alive, which at large values overflowed the young generation (the benchmark's 100 KiB cells
  * promoted up to two thirds of every young collection). The template's timer ticks every 10 ms.
  *
- * <p>The test reads without pause for several ticks of a 100 ms timer and, every few milliseconds,
- * collects and looks for a value received more than {@link #RETAINED_AT_MOST} ago that is still
- * reachable. On a 100 ms tick the values received just after a tick are still held just before the
- * next, so a check in the last {@code 100 - RETAINED_AT_MOST} ms before any tick finds one; the
- * run lasts until its checks have covered four such ticks with no gap that long (asserted), so a
- * 100 ms tick is seen holding values in checks more than {@link #SPREAD} apart in every run. A
- * timer's thread kept off the cores for a moment (a loaded two-core machine) holds values late in
- * one stretch only, which is not taken for a slow tick.
+ * <p>The test reads without pause and, every few milliseconds, collects and looks for a value
+ * received more than {@link #RETAINED_AT_MOST} ago that is still reachable. The verdict is the
+ * share of checks that find one. On a 100 ms tick the values received just after a tick are held
+ * until the next, so every check in the last {@code 100 - RETAINED_AT_MOST} ms before a tick finds
+ * one: about half of all checks, whatever the machine's load. On a 10 ms tick a check finds one
+ * only when the timer's thread was kept off the cores for longer than {@link #RETAINED_AT_MOST}
+ * (a loaded two-core machine does that now and then, never for most of a second), so the share
+ * must stay under {@link #SHARE_BELOW}.
  */
 class RedisCompletedCommandRetentionIntegrationTests {
 
     /**
      * How long a received value may stay reachable: one 10 ms tick of the template's timer, plus
-     * 25 ms for the timer's thread to get a core on a loaded two-core machine (a tick is run late,
-     * never skipped). Lettuce's default tick of 100 ms holds values up to 100 ms.
+     * 40 ms for the timer's thread to get a core on a loaded machine (a tick is run late, never
+     * skipped). Lettuce's default tick of 100 ms holds values up to 100 ms.
      */
-    private static final long RETAINED_AT_MOST = TimeUnit.MILLISECONDS.toNanos(35);
+    private static final long RETAINED_AT_MOST = TimeUnit.MILLISECONDS.toNanos(50);
 
-    /**
-     * The longest gap between two checks for a 100 ms tick to be caught: the stretch before each
-     * such tick in which a value it holds is older than {@link #RETAINED_AT_MOST}.
-     */
-    private static final long GAP_BELOW = TimeUnit.MILLISECONDS.toNanos(100) - RETAINED_AT_MOST;
+    /** The share of checks allowed to find a value held too long; a 100 ms tick gives about one half. */
+    private static final double SHARE_BELOW = 0.2;
 
-    /**
-     * How long the checks must run with no gap of {@link #GAP_BELOW} or more: four ticks of a 100 ms
-     * timer, so that such a run holds three whole stretches, the first and the last more than
-     * {@link #SPREAD} apart, and so checks in each, for certain.
-     */
-    private static final long COVERED = TimeUnit.MILLISECONDS.toNanos(400);
+    /** How many checks make a verdict: at 5 ms or more apart, they span several 100 ms ticks. */
+    private static final int CHECKS = 80;
 
-    /**
-     * How far apart the checks that find values held too long must be for the holding to be the
-     * timer's own: a 100 ms tick holds them before each of its ticks, a stall of the timer's thread
-     * in one stretch.
-     */
-    private static final long SPREAD = TimeUnit.MILLISECONDS.toNanos(100);
-
-    /** Bounds the test: a machine so loaded that no 200 ms of checks without a long gap come in 10 s fails. */
-    private static final long RUN_LIMIT = TimeUnit.SECONDS.toNanos(10);
+    /** Bounds the test: a machine so loaded that 80 checks take longer than this fails. */
+    private static final long RUN_LIMIT = TimeUnit.SECONDS.toNanos(20);
 
     /** Between checks, besides the reads and the collection. */
     private static final long CHECK_EVERY = TimeUnit.MILLISECONDS.toNanos(5);
@@ -90,40 +76,37 @@ class RedisCompletedCommandRetentionIntegrationTests {
                     });
             Deque<Received> held = new ArrayDeque<>();
             List<String> retained = new ArrayList<>();
-            long firstRetained = -1;
-            long lastRetained = -1;
             int checks = 0;
-            long covered = 0; // the span of the latest checks with no gap of GAP_BELOW or more
+            int checksFindingHeld = 0;
             long started = System.nanoTime();
             long lastCheck = started;
-            while (covered < COVERED && System.nanoTime() - started < RUN_LIMIT && lastRetained - firstRetained < SPREAD) {
+            while (checks < CHECKS && System.nanoTime() - started < RUN_LIMIT) {
                 held.addAll(readAndDrop(template, 4));
                 long now = System.nanoTime();
                 if (now - lastCheck >= CHECK_EVERY) {
-                    long gap = now - lastCheck;
-                    covered = checks > 0 && gap < GAP_BELOW ? covered + gap : 0;
                     lastCheck = now;
                     checks++;
                     // Whatever the collector finds unreachable now was unreachable at 'now'.
                     System.gc();
+                    long oldest = -1;
                     for (Received value : held) {
                         if (value.value().get() != null && now - value.receivedAt() > RETAINED_AT_MOST) {
-                            retained.add("received " + TimeUnit.NANOSECONDS.toMillis(now - value.receivedAt()) + " ms earlier, at check "
-                                    + checks + ", " + TimeUnit.NANOSECONDS.toMillis(now - started) + " ms into the run");
-                            firstRetained = firstRetained < 0 ? now : firstRetained;
-                            lastRetained = now;
+                            oldest = Math.max(oldest, now - value.receivedAt());
                         }
+                    }
+                    if (oldest >= 0) {
+                        checksFindingHeld++;
+                        retained.add("check " + checks + " at " + TimeUnit.NANOSECONDS.toMillis(now - started) + " ms: received "
+                                + TimeUnit.NANOSECONDS.toMillis(oldest) + " ms earlier");
                     }
                     held.removeIf(value -> value.value().get() == null);
                 }
             }
-            assertThat(TimeUnit.NANOSECONDS.toMillis(lastRetained - firstRetained))
-                    .as("ms between the first and last checks that found values reachable more than %d ms after they were"
-                            + " received (%d checks): %s", TimeUnit.NANOSECONDS.toMillis(RETAINED_AT_MOST), checks, retained)
-                    .isLessThan(TimeUnit.NANOSECONDS.toMillis(SPREAD));
-            // The condition for a 100 ms tick to be caught for certain (a slow collection only makes the run longer).
-            assertThat(TimeUnit.NANOSECONDS.toMillis(covered)).as("ms of checks with no gap of %d ms or more (%d checks)",
-                    TimeUnit.NANOSECONDS.toMillis(GAP_BELOW), checks).isGreaterThanOrEqualTo(TimeUnit.NANOSECONDS.toMillis(COVERED));
+            assertThat(checks).as("checks made within %d s", TimeUnit.NANOSECONDS.toSeconds(RUN_LIMIT)).isEqualTo(CHECKS);
+            assertThat((double) checksFindingHeld / checks)
+                    .as("share of %d checks that found a value reachable more than %d ms after it was received: %s", checks,
+                            TimeUnit.NANOSECONDS.toMillis(RETAINED_AT_MOST), retained)
+                    .isLessThan(SHARE_BELOW);
         }
     }
 

@@ -22,16 +22,6 @@ class RedisServerFaultIntegrationTests extends ServerFaultContract {
     }
 
     @Override
-    protected int serverConnections() {
-        return redis.server().connectedClients();
-    }
-
-    @Override
-    protected long connectionsReceived() {
-        return Long.parseLong(redis.server().info("stats", "total_connections_received"));
-    }
-
-    @Override
     protected ManagedCacheTemplate startTemplate(StrategySpec strategy, CallGuard guard, int queueSize) {
         return RedisCacheTemplates.builder().uri(redis.uri()).strategy(strategy).guard(guard).commandTimeout(TIMEOUT)
                 .connectTimeout(CONNECT_TIMEOUT).maxReconnectDelay(Duration.ofSeconds(1)).requestQueueSize(queueSize)

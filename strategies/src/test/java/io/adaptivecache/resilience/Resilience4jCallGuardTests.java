@@ -68,7 +68,7 @@ class Resilience4jCallGuardTests {
         this.guard = Resilience4jCallGuard.of(breaker(10), null, null);
         AtomicInteger attempts = new AtomicInteger();
         for (int i = 0; i < 10; i++) {
-            RuntimeException failure = i % 2 == 0 ? new CacheTimeoutException("slow") : new CacheConnectionException("gone");
+            RuntimeException failure = i % 2 == 0 ? new CacheTimeoutException("slow", null) : new CacheConnectionException("gone", null);
             this.guard.call(CacheCommand.SET, failingWith(failure, attempts), this.observer);
         }
         assertThat(this.guard.status().circuitState()).isEqualTo("OPEN");
@@ -90,7 +90,7 @@ class Resilience4jCallGuardTests {
         this.guard = Resilience4jCallGuard.of(breaker(5), null, null);
         AtomicInteger attempts = new AtomicInteger();
         for (int i = 0; i < 5; i++) {
-            this.guard.call(CacheCommand.GET, failingWith(new CacheConnectionException("gone"), attempts), this.observer);
+            this.guard.call(CacheCommand.GET, failingWith(new CacheConnectionException("gone", null), attempts), this.observer);
         }
         assertThat(this.guard.status().circuitState()).isEqualTo("OPEN");
 
@@ -129,11 +129,11 @@ class Resilience4jCallGuardTests {
         AtomicInteger flaky = new AtomicInteger();
 
         CompletableFuture<String> read = this.guard.call(CacheCommand.GET,
-                failingWith(new CacheConnectionException("gone"), reads), this.observer);
+                failingWith(new CacheConnectionException("gone", null), reads), this.observer);
         CompletableFuture<String> write = this.guard.call(CacheCommand.SET,
-                failingWith(new CacheConnectionException("gone"), writes), this.observer);
+                failingWith(new CacheConnectionException("gone", null), writes), this.observer);
         CompletableFuture<String> recovered = this.guard.call(CacheCommand.GETS, () -> flaky.incrementAndGet() == 1
-                ? CompletableFuture.failedFuture(new CacheTimeoutException("slow")) : CompletableFuture.completedFuture("ok"),
+                ? CompletableFuture.failedFuture(new CacheTimeoutException("slow", null)) : CompletableFuture.completedFuture("ok"),
                 this.observer);
 
         assertThatThrownBy(read::join).isInstanceOf(CompletionException.class).hasCauseInstanceOf(CacheConnectionException.class);
@@ -282,7 +282,7 @@ class Resilience4jCallGuardTests {
     void noGuardShouldLetEveryCallThroughOnce() {
         AtomicInteger attempts = new AtomicInteger();
 
-        CallGuard.NONE.call(CacheCommand.GET, failingWith(new CacheConnectionException("gone"), attempts), this.observer);
+        CallGuard.NONE.call(CacheCommand.GET, failingWith(new CacheConnectionException("gone", null), attempts), this.observer);
 
         assertThat(attempts).hasValue(1);
         assertThat(CallGuard.NONE.status()).isEqualTo(GuardStatus.UNGUARDED);

@@ -7,17 +7,29 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.adaptivecache.CacheConnectionException;
 
-/** An in-memory {@link ConnectionFactory} that counts what it opens and closes; no I/O. */
-class FakeConnections implements ConnectionFactory<FakeConnections.Connection> {
+/**
+ * An in-memory {@link ConnectionFactory} that counts what it opens and closes, and refuses opens
+ * when a test says so; no I/O. Closing a connection twice fails, so that a strategy that does is seen.
+ */
+public class FakeConnections implements ConnectionFactory<FakeConnections.Connection> {
 
-    final List<Connection> opened = new CopyOnWriteArrayList<>();
-    final AtomicBoolean failOpens = new AtomicBoolean();
+    /** Every connection opened, in order, closed ones included. */
+    public final List<Connection> opened = new CopyOnWriteArrayList<>();
+    /** Set to refuse every open, as a server that is down does. */
+    public final AtomicBoolean failOpens = new AtomicBoolean();
+    /** Opens that still succeed before every further one is refused, as a server at its client limit does; negative: no limit. */
+    public final AtomicInteger opensLeft = new AtomicInteger(-1);
+    /** The threads that closed connections, in order. */
+    public final List<Thread> closingThreads = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
 
     @Override
     public Connection open() {
         if (failOpens.get()) {
-            throw new CacheConnectionException("fake server is down");
+            throw new CacheConnectionException("fake server is down", null);
+        }
+        if (opensLeft.get() >= 0 && opensLeft.getAndDecrement() <= 0) {
+            throw new CacheConnectionException("fake server: max number of clients reached", null);
         }
         Connection connection = new Connection(ids.incrementAndGet());
         opened.add(connection);
@@ -34,6 +46,7 @@ class FakeConnections implements ConnectionFactory<FakeConnections.Connection> {
         if (!connection.closed.compareAndSet(false, true)) {
             throw new AssertionError("closed twice: " + connection);
         }
+        closingThreads.add(Thread.currentThread());
     }
 
     @Override
@@ -41,12 +54,13 @@ class FakeConnections implements ConnectionFactory<FakeConnections.Connection> {
         return "fake://memory";
     }
 
-    long openCount() {
+    /** The connections opened and not closed yet. */
+    public long openCount() {
         return opened.stream().filter(connection -> !connection.closed.get()).count();
     }
 
     /** A connection that refuses work once closed, so a call that reached a closed connection is seen. */
-    static final class Connection {
+    public static final class Connection {
 
         final int id;
         final AtomicBoolean closed = new AtomicBoolean();
@@ -56,7 +70,8 @@ class FakeConnections implements ConnectionFactory<FakeConnections.Connection> {
             this.id = id;
         }
 
-        void use() {
+        /** Counts a call on this connection; fails if it is closed. */
+        public void use() {
             if (closed.get()) {
                 throw new IllegalStateException("used after close: " + this);
             }

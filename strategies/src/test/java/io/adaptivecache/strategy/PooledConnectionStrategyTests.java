@@ -3,12 +3,15 @@ package io.adaptivecache.strategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.adaptivecache.CacheTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class PooledConnectionStrategyTests {
 
@@ -51,6 +54,24 @@ class PooledConnectionStrategyTests {
     }
 
     @Test
+    void shouldCloseIdleConnectionsBeyondMaxIdleOffTheReturningThread() {
+        try (ConnectionStrategy<FakeConnections.Connection> pool = ConnectionStrategy
+                .open(StrategySpec.pooled(new PoolSettings(4, 1, 0, Duration.ofMillis(50))), connections)) {
+            List<ConnectionLease<FakeConnections.Connection>> leases = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                leases.add(pool.tryAcquire());
+            }
+            assertThat(connections.openCount()).isEqualTo(4);
+            leases.forEach(ConnectionLease::release);
+            // The three beyond max-idle are closed, none by the thread that returned them (an I/O thread, for an
+            // asynchronous driver).
+            await().atMost(Duration.ofSeconds(10)).until(() -> connections.openCount() == 1);
+            assertThat(connections.closingThreads).hasSize(3).doesNotContain(Thread.currentThread());
+            assertThat(pool.stats().openConnections()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void shouldDrainOnlyWhenEveryBorrowedConnectionIsBack() {
         ConnectionStrategy<FakeConnections.Connection> pool = ConnectionStrategy
                 .open(StrategySpec.pooled(PoolSettings.ofSize(3)), connections);
@@ -83,6 +104,39 @@ class PooledConnectionStrategyTests {
 
             assertThat(seenMaxTotal).containsExactly(4);
             assertThatThrownBy(pool::tryAcquire).isInstanceOf(CacheTimeoutException.class);
+        }
+    }
+    @Test
+    void aReturnedConnectionShouldGoToTheCallerWaitingForItRatherThanBackToTheCallerReturningIt() throws Exception {
+        // A caller in a closed loop returns its connection and asks again at once, as 200 callers on a pool of 20
+        // do in a surge. Unfair (commons-pool2's default), it takes the connection back before the waiter that
+        // the return woke can run, again and again, until the waiter's max-wait runs out and its call fails.
+        // Unfair, the waiter still wins some rounds (when it wakes first), so there are twenty of them; fair, it wins
+        // every one: the return hands the connection to the queue's head, and the returning caller queues behind it.
+        try (ConnectionStrategy<FakeConnections.Connection> pool = ConnectionStrategy
+                .open(StrategySpec.pooled(new PoolSettings(1, 1, 0, Duration.ofSeconds(5))), connections)) {
+            for (int round = 0; round < 20; round++) {
+                ConnectionLease<FakeConnections.Connection> held = pool.tryAcquire();
+                AtomicBoolean waiterServed = new AtomicBoolean();
+                Thread waiter = new Thread(() -> {
+                    ConnectionLease<FakeConnections.Connection> lease = pool.tryAcquire();
+                    waiterServed.set(true);
+                    lease.release();
+                }, "waiter-" + round);
+                waiter.start();
+                // Parked in the pool's wait for a free connection: the only timed wait on its way.
+                await("the waiter to wait in the pool").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                        .until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+
+                held.release();
+                ConnectionLease<FakeConnections.Connection> again = pool.tryAcquire();
+                boolean waiterServedFirst = waiterServed.get();
+                again.release();
+                waiter.join(TimeUnit.SECONDS.toMillis(10));
+
+                assertThat(waiterServedFirst).as("round %d: the waiter got the connection before the caller that returned it", round)
+                        .isTrue();
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -130,7 +131,7 @@ class SwappableConnectionStrategyTests {
             @Override
             public Connection open() {
                 if (opens.incrementAndGet() == 3) {
-                    throw new CacheConnectionException("third open fails");
+                    throw new CacheConnectionException("third open fails", null);
                 }
                 return super.open();
             }
@@ -181,12 +182,16 @@ class SwappableConnectionStrategyTests {
     void shouldNeverUseAClosedConnectionWhileSwitchingUnderLoad() throws Exception {
         strategy.start(StrategySpec.single());
         int threads = 8;
-        int callsPerThread = 20_000;
+        // The callers run until the switches are done (bounded in calls and time), so that every switch happens under
+        // load: with a fixed number of calls, fast callers could finish before the second switch.
+        int maxCallsPerThread = 5_000_000;
+        int switchesWanted = 12;
+        AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             workers.add(executor.submit(() -> {
-                for (int i = 0; i < callsPerThread && failure.get() == null; i++) {
+                for (int i = 0; i < maxCallsPerThread && !stop.get() && failure.get() == null; i++) {
                     try {
                         run(strategy, connection -> {
                             connection.use();
@@ -202,15 +207,19 @@ class SwappableConnectionStrategyTests {
         List<StrategySpec> cycle = List.of(StrategySpec.pooled(PoolSettings.ofSize(4)),
                 StrategySpec.multi(3, SelectorType.LEAST_IN_FLIGHT), StrategySpec.single());
         int switches = 0;
-        while (workers.stream().anyMatch(worker -> !worker.isDone()) && switches < 60) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (switches < switchesWanted && failure.get() == null && System.nanoTime() < deadline) {
             assertThat(strategy.switchTo(cycle.get(switches++ % cycle.size())).drainedCleanly()).isTrue();
         }
+        boolean callersStillRunning = workers.stream().noneMatch(Future::isDone);
+        stop.set(true);
         for (Future<?> worker : workers) {
             worker.get(60, TimeUnit.SECONDS);
         }
 
         assertThat(failure.get()).isNull();
-        assertThat(switches).isGreaterThan(3);
+        assertThat(switches).isEqualTo(switchesWanted);
+        assertThat(callersStillRunning).as("every caller still running when the last switch was done").isTrue();
         assertThat(connections.openCount()).isEqualTo(strategy.openConnections())
                 .isEqualTo(strategy.activeSpec().type() == StrategyType.POOLED ? strategy.stats().openConnections()
                         : strategy.activeSpec().connections());

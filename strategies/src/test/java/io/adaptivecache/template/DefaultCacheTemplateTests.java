@@ -24,6 +24,7 @@ import io.adaptivecache.call.CommandHandler;
 import io.adaptivecache.backend.CacheInputRules;
 import io.adaptivecache.strategy.ConnectionFactory;
 import io.adaptivecache.strategy.ExceptionTranslator;
+import io.adaptivecache.strategy.NoIoConnections;
 import io.adaptivecache.strategy.StrategySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -169,24 +170,10 @@ class DefaultCacheTemplateTests {
 
         @Override
         public ConnectionFactory<Object> connections() {
-            return new ConnectionFactory<>() {
+            return new NoIoConnections<>("memory") {
                 @Override
                 public Object open() {
                     return new Object();
-                }
-
-                @Override
-                public boolean isUsable(Object connection) {
-                    return true;
-                }
-
-                @Override
-                public void close(Object connection) {
-                }
-
-                @Override
-                public String describe() {
-                    return "memory";
                 }
             };
         }

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 
 /**
  * The packages of one module's main classes and the annotations on their {@code package-info},
- * for the modules' null-contract tests (every package {@code @NullMarked}). Here, in the one
+ * for the modules' null-contract tests ({@link NullMarkedPackagesContract}). Here, in the one
  * test-support module the others' tests share, so that each module states only its own anchor
  * class and the packages it expects.
  */

@@ -15,10 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Runs a probe's {@code main} in a JVM of its own whose class path is this one's less an optional
- * dependency's jar, for the tests that show a driver is optional: what loads without it can only
- * be seen in a JVM that never had it. The probe prints one line per finding and ends with
- * {@link #exit(Probe)}, so the test reads its findings from the output.
+ * Runs a probe's {@code main} in a JVM of its own: on this one's class path less an optional
+ * dependency's jar, for the tests that show a driver is optional (what loads without it can only
+ * be seen in a JVM that never had it), or on the whole class path, for what a JVM settles once
+ * at its start. The probe prints one line per finding and ends with {@link #exit(Probe)} (or
+ * exits 0 itself), so the test reads its findings from the output.
  */
 public final class ProbeJvm {
 
@@ -56,9 +57,35 @@ public final class ProbeJvm {
         List<String> without = classPath.stream().filter(entry -> !new File(entry).getName().startsWith(jarPrefix)).toList();
         assertEquals(1, classPath.size() - without.size(), dependency + " jars left out of the probe's class path");
 
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                String.join(File.pathSeparator, without), probe.getName()));
+        return run(String.join(File.pathSeparator, without), List.of(), probe, timeout, args);
+    }
+
+    /**
+     * Runs {@code probe}'s {@code main} on this JVM's whole class path, for a test that needs what
+     * only a fresh JVM shows (a logging level read once at start, a transport chosen once per JVM),
+     * and returns its output. Fails unless the probe JVM ends within {@code timeout} or unless it
+     * exits 0; each failure shows the probe's output.
+     * @param probe the class whose {@code main} runs
+     * @param timeout how long the probe JVM may run
+     * @param jvmOptions options for the probe JVM before its class path ({@code -Dname=value})
+     * @param args the probe's arguments
+     * @return the probe's output (standard output and error)
+     * @throws IOException when the output file cannot be written or read
+     * @throws InterruptedException when interrupted while waiting for the probe
+     */
+    public static String run(Class<?> probe, Duration timeout, List<String> jvmOptions, String... args)
+            throws IOException, InterruptedException {
+        return run(System.getProperty("java.class.path"), jvmOptions, probe, timeout, args);
+    }
+
+    private static String run(String classPath, List<String> jvmOptions, Class<?> probe, Duration timeout, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classPath, probe.getName()));
         command.addAll(List.of(args));
+        // The output goes to a file, so that a probe that hangs is seen at the timeout (and ended) rather than read forever.
         Path output = Files.createTempFile("probe-" + probe.getSimpleName(), ".out");
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();

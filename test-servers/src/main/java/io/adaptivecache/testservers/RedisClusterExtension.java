@@ -3,19 +3,13 @@ package io.adaptivecache.testservers;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
 /**
  * Starts one {@link RedisCluster} (six nodes: three masters, three replicas) for a test class and
  * stops it afterwards. Register it on a {@code static} field:
  * {@code @RegisterExtension static final RedisClusterExtension redisCluster = new RedisClusterExtension();}.
  * Tests that kill or freeze nodes change the cluster for the tests after them in the class.
  */
-public final class RedisClusterExtension implements BeforeAllCallback, AfterAllCallback {
-
-    private final RedisCluster cluster;
+public final class RedisClusterExtension extends ServersExtension<RedisCluster> {
 
     /** An extension for a cluster with the default {@code cluster-node-timeout} of 1 s. */
     public RedisClusterExtension() {
@@ -23,7 +17,7 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
     }
 
     private RedisClusterExtension(RedisCluster cluster) {
-        this.cluster = cluster;
+        super(cluster, RedisCluster::start, RedisCluster::stop);
     }
 
     /**
@@ -35,23 +29,13 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
         return new RedisClusterExtension(RedisCluster.withNodeTimeout(nodeTimeout));
     }
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        cluster.start();
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        cluster.stop();
-    }
-
     /** The running cluster. */
     public RedisCluster cluster() {
-        return cluster;
+        return servers();
     }
 
     /** The nodes' URIs for Lettuce, {@code redis://127.0.0.1:PORT}, one per node. */
     public List<String> seedUris() {
-        return cluster.seedUris();
+        return servers().seedUris();
     }
 }

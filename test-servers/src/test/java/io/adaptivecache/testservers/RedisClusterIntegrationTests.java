@@ -39,6 +39,13 @@ class RedisClusterIntegrationTests {
         assertThat(replicasOfMasters).containsExactlyInAnyOrderElementsOf(cluster.replicas());
         assertThat(redisCluster.seedUris()).hasSize(6).allMatch(uri -> uri.startsWith("redis://127.0.0.1:"));
         assertThat(cluster.seedAddresses().split(",")).hasSize(6);
+        // Every node, not only the one masters() asks, already knows which three are replicas: a node
+        // that still lists a replica as a master without slots would give a test four "masters".
+        for (RedisServer node : cluster.nodes()) {
+            assertThat(node.command("CLUSTER", "NODES").lines().filter(line -> line.contains("master")).toList())
+                    .as("masters as %s sees them", node.address()).hasSize(3)
+                    .allSatisfy(line -> assertThat(line.split(" ")).hasSizeGreaterThan(8));
+        }
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.adaptivecache.autoconfigure.cache;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import io.adaptivecache.CacheTemplate;
@@ -22,6 +24,7 @@ import io.adaptivecache.spring.cache.JsonCacheValueSerializer;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -34,6 +37,7 @@ import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.ClassUtils;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -69,23 +73,23 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
             ResourceLoader resourceLoader) {
         AdaptiveCacheSpringCacheProperties.Backend defaultBackend = defaultBackend(cache, templates);
         template(templates, defaultBackend, PREFIX + ".backend");
-        cache.getBackends().forEach((name, backend) -> template(templates, backend, PREFIX + ".backends." + name));
+        cache.backends().forEach((name, backend) -> template(templates, backend, PREFIX + ".backends." + name));
         checkNearCaches(cache, templates, defaultBackend, resourceLoader.getClassLoader());
         // Resolved now, so that the source is made before this manager and destroyed after it: near caches close first.
         InvalidationSource invalidations = invalidationSources.getIfAvailable();
-        CacheFailureHandler failures = new CacheFailureHandler(cache.getOnError() == AdaptiveCacheSpringCacheProperties.OnError.RETHROW,
+        CacheFailureHandler failures = new CacheFailureHandler(cache.onError() == AdaptiveCacheSpringCacheProperties.OnError.RETHROW,
                 Duration.ofSeconds(30));
         return new AdaptiveCacheManager(name -> {
-            AdaptiveCacheSpringCacheProperties.Backend backend = cache.getBackends().getOrDefault(name, defaultBackend);
+            AdaptiveCacheSpringCacheProperties.Backend backend = cache.backends().getOrDefault(name, defaultBackend);
             CacheTemplate template = template(templates, backend, PREFIX + ".backends." + name);
-            return new AdaptiveCacheManager.CacheSettings(template, cache.getTtl().getOrDefault(name, cache.getDefaultTtl()),
-                    cache.getKeyPrefix(), cache.isAllowNullValues(), nearCache(cache, name, backend, template, invalidations));
+            return new AdaptiveCacheManager.CacheSettings(template, cache.ttl().getOrDefault(name, cache.defaultTtl()),
+                    cache.keyPrefix(), cache.allowNullValues(), nearCache(cache, name, backend, template, invalidations));
         }, adaptiveCacheValueSerializer, failures);
     }
 
     private static AdaptiveCacheSpringCacheProperties.Backend defaultBackend(AdaptiveCacheSpringCacheProperties cache,
             Map<String, CacheTemplate> templates) {
-        return cache.getBackend() != null ? cache.getBackend()
+        return cache.backend() != null ? cache.backend()
                 : templates.containsKey(AdaptiveCacheAutoConfiguration.REDIS_TEMPLATE) ? AdaptiveCacheSpringCacheProperties.Backend.REDIS
                         : AdaptiveCacheSpringCacheProperties.Backend.MEMCACHED;
     }
@@ -96,9 +100,9 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
         if (!cache.usesNearCache()) {
             return;
         }
-        String property = cache.getNear().isEnabled() ? PREFIX + ".near.enabled"
-                : PREFIX + ".near.caches." + cache.getNear().getCaches().entrySet().stream()
-                        .filter(entry -> Boolean.TRUE.equals(entry.getValue().getEnabled())).findFirst().orElseThrow().getKey()
+        String property = cache.near().enabled() ? PREFIX + ".near.enabled"
+                : PREFIX + ".near.caches." + cache.near().caches().entrySet().stream()
+                        .filter(entry -> Boolean.TRUE.equals(entry.getValue().enabled())).findFirst().orElseThrow().getKey()
                         + ".enabled";
         if (!ClassUtils.isPresent(CAFFEINE, classLoader)) {
             throw new InvalidAdaptiveCachePropertyException(property, true, "a near cache keeps its local tier in Caffeine, which is"
@@ -116,12 +120,12 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
 
     private static AdaptiveCacheManager.@Nullable NearCache nearCache(AdaptiveCacheSpringCacheProperties cache, String name,
             AdaptiveCacheSpringCacheProperties.Backend backend, CacheTemplate template, @Nullable InvalidationSource invalidations) {
-        AdaptiveCacheSpringCacheProperties.Near near = cache.getNear();
+        AdaptiveCacheSpringCacheProperties.Near near = cache.near();
         if (!near.enabledFor(name)) {
             return null;
         }
         // Exactly this cache's keys (AdaptiveCache's <prefix><name>:...): the server then reports writes to them only.
-        NearCacheSettings settings = near.settingsFor(name, cache.getKeyPrefix() + name + ":");
+        NearCacheSettings settings = near.settingsFor(name, cache.keyPrefix() + name + ":");
         if (backend == AdaptiveCacheSpringCacheProperties.Backend.MEMCACHED) {
             return new AdaptiveCacheManager.NearCache(NearCacheTemplates.stalenessBounded(template, near.maxStalenessFor(name), settings),
                     settings, "memcached");
@@ -148,8 +152,8 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
             AdaptiveCacheRedisProperties redis, ObjectProvider<ResolvedRedisConnection> connection,
             AdaptiveCacheSpringCacheProperties cache, ObjectProvider<SslBundles> sslBundles) {
         // The template's own connection (a provider: the method's signature names no class of Lettuce's).
-        return RedisInvalidationSources.start(connection.getObject(), redis, sslBundles, cache.getNear().getHeartbeatInterval(),
-                cache.getNear().getHeartbeatTimeout());
+        return RedisInvalidationSources.start(connection.getObject(), redis, sslBundles, cache.near().heartbeatInterval(),
+                cache.near().heartbeatTimeout());
     }
 
     /** Whether the properties give some Spring cache stored in Redis a near cache (the Redis template exists when this is asked). */
@@ -159,7 +163,7 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             AdaptiveCacheSpringCacheProperties cache = Binder.get(context.getEnvironment())
                     .bindOrCreate(PREFIX, AdaptiveCacheSpringCacheProperties.class);
-            AdaptiveCacheSpringCacheProperties.Backend defaultBackend = cache.getBackend() != null ? cache.getBackend()
+            AdaptiveCacheSpringCacheProperties.Backend defaultBackend = cache.backend() != null ? cache.backend()
                     : AdaptiveCacheSpringCacheProperties.Backend.REDIS;
             boolean near = cache.usesNearCacheOn(AdaptiveCacheSpringCacheProperties.Backend.REDIS, defaultBackend);
             return near ? ConditionOutcome.match("a near cache is enabled for a Spring cache stored in Redis")
@@ -186,11 +190,19 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
     @ConditionalOnProperty(name = PREFIX + ".serializer", havingValue = "json", matchIfMissing = true)
     static class JsonSerializerConfiguration {
 
+        /**
+         * Values may name classes of the application's packages (those of {@code @SpringBootApplication}), of the
+         * allowed-packages property and the JDK's basic ones: whoever writes to the server chooses what is built.
+         */
         @Bean
         @ConditionalOnMissingBean(CacheValueSerializer.class)
-        CacheValueSerializer adaptiveCacheValueSerializer(ObjectProvider<ObjectMapper> mappers) {
+        CacheValueSerializer adaptiveCacheValueSerializer(ObjectProvider<ObjectMapper> mappers,
+                AdaptiveCacheSpringCacheProperties properties, BeanFactory beanFactory) {
+            List<String> packages = new ArrayList<>(AutoConfigurationPackages.has(beanFactory)
+                    ? AutoConfigurationPackages.get(beanFactory) : List.of());
+            packages.addAll(properties.json().allowedPackages());
             return new JsonCacheValueSerializer(mappers.getIfAvailable(() -> JsonMapper.builder().build()),
-                    Thread.currentThread().getContextClassLoader());
+                    Thread.currentThread().getContextClassLoader(), JsonCacheValueSerializer.allowedTypes(packages));
         }
     }
 
@@ -198,7 +210,7 @@ public final class AdaptiveCacheSpringCacheAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(CacheValueSerializer.class)
     CacheValueSerializer adaptiveCacheValueSerializer(AdaptiveCacheSpringCacheProperties properties) {
-        if (properties.getSerializer() != AdaptiveCacheSpringCacheProperties.Serializer.JDK) {
+        if (properties.serializer() != AdaptiveCacheSpringCacheProperties.Serializer.JDK) {
             throw new InvalidAdaptiveCachePropertyException(PREFIX + ".serializer", "json",
                     "JSON needs tools.jackson.core:jackson-databind on the classpath; add it or set " + PREFIX + ".serializer=jdk");
         }

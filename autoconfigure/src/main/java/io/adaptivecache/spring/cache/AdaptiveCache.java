@@ -421,8 +421,11 @@ public class AdaptiveCache extends AbstractValueAdaptingCache {
         return true;
     }
 
-    /** The store value: {@link NullValue#INSTANCE} for a cached null, so that it reads as a hit. */
-    private Object decode(byte[] stored) {
+    /**
+     * The store value: {@link NullValue#INSTANCE} for a cached null, so that it reads as a hit;
+     * {@code null} (a miss) for a value the serializer refuses to build.
+     */
+    private @Nullable Object decode(byte[] stored) {
         return stored.length == 1 && stored[0] == 0 ? NullValue.INSTANCE : this.serializer.deserialize(stored);
     }
 

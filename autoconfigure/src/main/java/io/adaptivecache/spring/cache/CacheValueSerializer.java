@@ -1,5 +1,7 @@
 package io.adaptivecache.spring.cache;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Turns values cached through Spring's cache abstraction into bytes and back. Implementations
  * are thread-safe; they never see {@code null} (the cache stores null values itself).
@@ -16,7 +18,8 @@ public interface CacheValueSerializer {
     /**
      * Deserializes a value.
      * @param bytes bytes from {@link #serialize}
-     * @return the value
+     * @return the value, or {@code null} when the bytes name a value this serializer refuses to
+     *         build (such as a class that is not allowed): the cache reads that as a miss
      */
-    Object deserialize(byte[] bytes);
+    @Nullable Object deserialize(byte[] bytes);
 }

@@ -15,6 +15,7 @@ import io.adaptivecache.testservers.RedisServerExtension;
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.CacheEvict;
@@ -230,9 +231,13 @@ class AdaptiveCacheSpringCacheAutoConfigurationTests {
                 .run(context -> test.accept(context.getBean(ProductService.class)));
     }
 
-    /** Caching on, and the cached service as a bean of its own. */
+    /**
+     * Caching on, and the cached service as a bean of its own; its package is the application's
+     * (as {@code @SpringBootApplication} registers it), so that the JSON serializer builds Products.
+     */
     @Configuration(proxyBeanMethods = false)
     @EnableCaching
+    @AutoConfigurationPackage
     @Import(ProductService.class)
     static class CachingConfiguration {
     }

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import io.adaptivecache.CacheTemplate;
-import io.adaptivecache.autoconfigure.AdaptiveCacheAutoConfiguration;
+import io.adaptivecache.autoconfigure.ContextRunners;
 import io.adaptivecache.devservers.ServerProcess;
 import io.adaptivecache.testservers.MemcachedServerExtension;
 import io.adaptivecache.testservers.RedisServerExtension;
@@ -23,7 +23,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
@@ -52,12 +51,10 @@ class AsyncCacheableOffTheIoThreadsTests {
 
     private final String keyPrefix = UUID.randomUUID().toString().substring(0, 8) + ":";
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AdaptiveCacheAutoConfiguration.class,
-                    AdaptiveCacheSpringCacheAutoConfiguration.class))
+    private final ApplicationContextRunner contextRunner = ContextRunners
+            .onBothServers(redis, memcached, AdaptiveCacheSpringCacheAutoConfiguration.class)
             .withUserConfiguration(AsyncCachingConfiguration.class)
-            .withPropertyValues("adaptive-cache.redis.url=" + redis.uri(), "adaptive-cache.memcached.servers=" + memcached.addresses(),
-                    "adaptive-cache.cache.key-prefix=" + this.keyPrefix, "adaptive-cache.redis.timeout=500ms",
+            .withPropertyValues("adaptive-cache.cache.key-prefix=" + this.keyPrefix, "adaptive-cache.redis.timeout=500ms",
                     "adaptive-cache.memcached.operation-timeout=500ms");
 
     static Stream<Arguments> backendsAndStrategies() {

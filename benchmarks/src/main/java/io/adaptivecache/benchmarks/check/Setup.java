@@ -7,7 +7,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -58,16 +60,17 @@ abstract class Setup implements AutoCloseable {
 
     final List<NearCacheTemplate> nears = new ArrayList<>();
     final List<ManagedCacheTemplate> remotes = new ArrayList<>();
-    final List<AutoCloseable> opened = new ArrayList<>();
+    /** Everything opened, the last first: in this order a near cache closes before its template, a template before its server. */
+    final Deque<AutoCloseable> opened = new ArrayDeque<>();
     final ServerProcess server;
     final DelayingProxy proxy;
 
     Setup(ServerProcess server) throws IOException {
         this.server = server;
-        opened.add(server);
+        opened.push(server);
         server.start();
         this.proxy = new DelayingProxy(ServerProcess.HOST, server.port());
-        opened.add(proxy);
+        opened.push(proxy);
     }
 
     /**
@@ -156,7 +159,7 @@ abstract class Setup implements AutoCloseable {
 
     /** One instance of the application: its template and its near cache over it, closed with the rest. */
     void addInstance(ManagedCacheTemplate remote, NearCacheTemplate near) {
-        opened.add(near);
+        opened.push(near);
         remotes.add(remote);
         nears.add(near);
     }
@@ -167,9 +170,9 @@ abstract class Setup implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int i = opened.size() - 1; i >= 0; i--) {
+        for (AutoCloseable each : opened) {
             try {
-                opened.get(i).close();
+                each.close();
             }
             catch (Exception ex) {
                 // Closing the rest matters more.
@@ -202,10 +205,10 @@ abstract class Setup implements AutoCloseable {
             // Reconnecting within 100 ms of a restart, not Lettuce's default of up to 30 s: the plain writers write on.
             ClientResources resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1)
                     .reconnectDelay(Delay.constant(Duration.ofMillis(100))).build();
-            opened.add(() -> resources.shutdown(0, 2, TimeUnit.SECONDS).await(3, TimeUnit.SECONDS));
+            opened.push(() -> resources.shutdown(0, 2, TimeUnit.SECONDS).await(3, TimeUnit.SECONDS));
             this.client = RedisClient.create(resources);
             client.setOptions(ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT)).build());
-            opened.add(() -> client.shutdown(0, 2, TimeUnit.SECONDS));
+            opened.push(() -> client.shutdown(0, 2, TimeUnit.SECONDS));
             RedisURI uri = RedisURI.create(ServerProcess.HOST, server.port());
             StatefulRedisConnection<String, String> connection = client.connect(uri);
             this.plain = connection.async();
@@ -218,11 +221,11 @@ abstract class Setup implements AutoCloseable {
                 ManagedCacheTemplate remote = RedisCacheTemplates.builder().uri("redis://" + ServerProcess.HOST + ":" + dataPort)
                         .name(name).strategy(strategies().get(i % strategies().size())).commandTimeout(COMMAND_TIMEOUT)
                         .maxReconnectDelay(Duration.ofMillis(200)).start();
-                opened.add(remote);
+                opened.push(remote);
                 InvalidationSource invalidations = RedisInvalidations.builder().uri("redis://" + server.address()).name(name)
                         .heartbeatInterval(heartbeat).heartbeatTimeout(heartbeat.multipliedBy(2))
                         .maxReconnectDelay(Duration.ofMillis(200)).start();
-                opened.add(invalidations);
+                opened.push(invalidations);
                 addInstance(remote, NearCacheTemplates.redis(remote, invalidations, nearSettings()));
             }
         }
@@ -336,12 +339,12 @@ abstract class Setup implements AutoCloseable {
             super(new MemcachedServer());
             this.maxStaleness = maxStaleness;
             this.plain = template("plain", server.address(), StrategySpec.single());
-            opened.add(plain);
+            opened.push(plain);
             for (int i = 0; i < instances; i++) {
                 String name = "near-" + i;
                 ManagedCacheTemplate remote = template(name, ServerProcess.HOST + ":" + (i == 0 ? proxy.port() : server.port()),
                         strategies().get(i % strategies().size()));
-                opened.add(remote);
+                opened.push(remote);
                 addInstance(remote, NearCacheTemplates.stalenessBounded(remote, maxStaleness, nearSettings()));
             }
         }

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 public enum Mix {
 
     /** 80% gets and 20% sets, every key as likely as any other: the strategy benchmarks' load. */
-    MIXED_UNIFORM(80, false, "80% gets, uniform keys"),
+    MIXED_UNIFORM(80, false),
 
     /**
      * 95% gets and 5% sets, keys by a Zipf-like popularity (exponent 0.99, as in YCSB): the first
@@ -20,7 +20,7 @@ public enum Mix {
      * same popularity, so the keys read most are also the ones invalidated most: the load a near
      * cache is for, and the harder kind of it.
      */
-    READ_HEAVY_ZIPF(95, true, "95% gets, Zipf keys");
+    READ_HEAVY_ZIPF(95, true);
 
     /** The Zipf exponent of {@link #READ_HEAVY_ZIPF}. */
     public static final double ZIPF_EXPONENT = 0.99;
@@ -29,12 +29,10 @@ public enum Mix {
 
     private final int readPercent;
     private final boolean zipf;
-    private final String label;
 
-    Mix(int readPercent, boolean zipf, String label) {
+    Mix(int readPercent, boolean zipf) {
         this.readPercent = readPercent;
         this.zipf = zipf;
-        this.label = label;
     }
 
     /** @return the share of gets, in percent */
@@ -44,7 +42,7 @@ public enum Mix {
 
     /** @return for example {@code 95% gets, Zipf keys} */
     public String label() {
-        return this.label;
+        return this.readPercent + "% gets, " + (this.zipf ? "Zipf" : "uniform") + " keys";
     }
 
     /** @return for file names and commands, for example {@code read-heavy-zipf}: the name, in lower case with dashes */

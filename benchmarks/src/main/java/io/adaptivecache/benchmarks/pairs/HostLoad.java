@@ -13,8 +13,10 @@ import java.util.Map;
  * proxy), everything else ("outside": other tenants' builds and tests, daemons), kernel interrupt
  * work (mostly this benchmark's own loopback traffic) and steal (time the hypervisor gave to
  * other machines). Linux only; elsewhere {@link #available()} is false and nothing is filtered.
+ * Public for the end-to-end benchmark ({@code io.adaptivecache.benchmarks.http}), which drops
+ * disturbed slices the same way.
  */
-final class HostLoad {
+public final class HostLoad {
 
     private static final Path STAT = Path.of("/proc/stat");
 
@@ -25,7 +27,7 @@ final class HostLoad {
     }
 
     /** @return whether {@code /proc/stat} can be read */
-    static boolean available() {
+    public static boolean available() {
         return Files.isReadable(STAT);
     }
 
@@ -33,7 +35,7 @@ final class HostLoad {
      * The counters now.
      * @return a snapshot, or {@code null} where {@code /proc} is missing
      */
-    static Snapshot take() {
+    public static Snapshot take() {
         if (!available()) {
             return null;
         }
@@ -81,14 +83,14 @@ final class HostLoad {
      * @param stealTicks steal time
      * @param processTicks CPU time of each of the benchmark's processes
      */
-    record Snapshot(long nanos, long busyTicks, long irqTicks, long stealTicks, Map<Long, Long> processTicks) {
+    public record Snapshot(long nanos, long busyTicks, long irqTicks, long stealTicks, Map<Long, Long> processTicks) {
 
         /**
          * The shares between an earlier snapshot and this one, in cores (1.0 = one CPU busy all the time).
          * @param before the earlier snapshot
          * @return the shares
          */
-        Share since(Snapshot before) {
+        public Share since(Snapshot before) {
             double seconds = Math.max(1e-3, (this.nanos - before.nanos) / 1e9);
             long ours = 0;
             for (Map.Entry<Long, Long> entry : this.processTicks.entrySet()) {
@@ -110,10 +112,10 @@ final class HostLoad {
      * @param irq interrupt work
      * @param ours the benchmark's processes
      */
-    record Share(double outside, double steal, double irq, double ours) {
+    public record Share(double outside, double steal, double irq, double ours) {
 
         /** Nothing measured. */
-        static final Share UNKNOWN = new Share(0, 0, 0, 0);
+        public static final Share UNKNOWN = new Share(0, 0, 0, 0);
 
         /** @return CPU taken from the benchmark by others: outside processes and steal */
         double disturbance() {

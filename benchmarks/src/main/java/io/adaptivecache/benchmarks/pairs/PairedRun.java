@@ -109,8 +109,9 @@ public final class PairedRun {
         }
         // Warm each alone, as it will be measured: JIT, connections, pools, and the adaptive strategy settled at this load.
         for (String target : targets) {
+            Duration settle = s.settle(target);
             String[] answer = this.workers.get(key(backend, target)).call(String.format(Locale.ROOT, "warm %d %d",
-                    s.warmUp().toMillis(), s.settle().toMillis()), s.warmUp().plus(s.settle()).plus(Duration.ofSeconds(90)));
+                    s.warmUp().toMillis(), settle.toMillis()), s.warmUp().plus(settle).plus(Duration.ofSeconds(90)));
             if (!answer[0].equals("-")) {
                 warmed.put(target, answer[0] + " after " + answer[1] + (answer[1].equals("1") ? " switch" : " switches"));
             }
@@ -196,7 +197,7 @@ public final class PairedRun {
      * @param cycle the cycle, from 1
      * @return the order
      */
-    static List<String> order(List<String> targets, int cycle) {
+    public static List<String> order(List<String> targets, int cycle) {
         List<String> order = new ArrayList<>(targets);
         int pairOfCycles = (cycle + 1) / 2;
         Collections.shuffle(order, new java.util.Random(new SplittableRandom(0x5eedL + pairOfCycles).nextLong()));
@@ -217,6 +218,10 @@ public final class PairedRun {
             int targets = this.goals.targets(backend).size();
             least += workloads * targets * (s.pairs() * sliceMillis + s.warmUp().toMillis() + 1500);
             most += workloads * targets * (s.maxPairs() * sliceMillis + s.warmUp().plus(s.settle()).toMillis() + 1500);
+            // The Boot-built default on the production timings rests no sooner than its first dwell: count half its limit.
+            long booted = this.goals.targets(backend).stream().filter(Targets::bootBuilt).count();
+            least += workloads * booted * s.bootSettle().toMillis() / 2;
+            most += workloads * booted * s.bootSettle().toMillis();
         }
         System.out.printf(Locale.ROOT, "Goal set %s: %d to %d cycles a workload, slices of %d ms after %d ms of ramp; about %d min,"
                 + " at most %d min; results in %s%n", this.goals.name(), s.pairs(), s.maxPairs(), s.slice().toMillis(),
@@ -238,6 +243,7 @@ public final class PairedRun {
      * @param timings every client's timeout and the adaptive switcher's timings
      * @param warmUp load before the first slice of each target on each workload
      * @param settle the longest an adaptive target may take to settle before its first slice
+     * @param bootSettle the same for the Boot-built default, on the production timings
      * @param ramp load at the start of each slice that is not measured
      * @param slice the measured part of each slice
      * @param pairs the least cycles per workload
@@ -247,8 +253,16 @@ public final class PairedRun {
      * @param workerHeap each target JVM's maximum heap
      */
     public record Settings(Path out, List<Integer> threads, List<Integer> sizes, List<Network> networks, Map<Backend, String> addresses,
-            Duration delay, ClientTimings timings, Duration warmUp, Duration settle, Duration ramp, Duration slice, int pairs,
-            int maxPairs, int batch, double maxDisturbanceCores, String workerHeap) {
+            Duration delay, ClientTimings timings, Duration warmUp, Duration settle, Duration bootSettle, Duration ramp, Duration slice,
+            int pairs, int maxPairs, int batch, double maxDisturbanceCores, String workerHeap) {
+
+        /**
+         * @param target a target id
+         * @return the longest it may take to settle: the Boot-built default's own limit, else the run's
+         */
+        Duration settle(String target) {
+            return Targets.bootBuilt(target) ? this.bootSettle : this.settle;
+        }
     }
 
     /**

@@ -110,12 +110,13 @@ final class PhaseCharts {
                 }
             }
             top = niceCeiling(top);
+            int[] offsets = offsets(plan.phases().size(), slices);
             for (int i = 0; i < shown.size(); i++) {
                 int left = MARGIN + (i % COLUMNS) * (PANEL_WIDTH + GAP);
                 int panelTop = HEADER + (i / COLUMNS) * (PANEL_HEIGHT + GAP);
                 String target = shown.get(i);
                 drawPanel(g, plan, slices.stream().filter(slice -> slice.target().equals(target)).toList(), target, left, panelTop, top,
-                        window, limit, colours);
+                        window, limit, colours, offsets);
             }
         }
         finally {
@@ -151,8 +152,27 @@ final class PhaseCharts {
         }
     }
 
+    /**
+     * Where each phase starts on the time axis, in windows, so that phases of different lengths (a
+     * surge's) each take their own width and every panel lines up: a phase takes as many windows as
+     * its longest slice of any target.
+     * @param phases the sequence's phase count
+     * @param slices its slices, every target
+     * @return the first window of each phase, then the total
+     */
+    static int[] offsets(int phases, List<PhaseSlice> slices) {
+        int[] offsets = new int[phases + 1];
+        for (int p = 0; p < phases; p++) {
+            int index = p;
+            int windows = slices.stream().filter(slice -> slice.phaseIndex() == index).mapToInt(slice -> slice.rates().length).max()
+                    .orElse(1);
+            offsets[p + 1] = offsets[p] + windows;
+        }
+        return offsets;
+    }
+
     private static void drawPanel(Graphics2D g, PhasePlan plan, List<PhaseSlice> slices, String target, int left, int top, double yMax,
-            Duration window, double limit, Map<String, Color> colours) {
+            Duration window, double limit, Map<String, Color> colours, int[] offsets) {
         g.setColor(FRAME);
         g.setStroke(new BasicStroke(1f));
         g.drawRect(left, top, PANEL_WIDTH, PANEL_HEIGHT);
@@ -168,8 +188,7 @@ final class PhaseCharts {
         double plotTop = top + PLOT_TOP;
         double plotBottom = top + PANEL_HEIGHT - 22 - strips - notes;
         int phases = plan.phases().size();
-        int windowsPerPhase = slices.stream().mapToInt(slice -> slice.rates().length).max().orElse(1);
-        int total = phases * windowsPerPhase;
+        int total = offsets[phases];
         double step = (plotRight - plotLeft) / total;
         // Grid and axis labels.
         g.setFont(SMALL);
@@ -186,7 +205,7 @@ final class PhaseCharts {
         // Phase boundaries and labels.
         g.setStroke(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 4f}, 0f));
         for (int p = 0; p < phases; p++) {
-            double x = plotLeft + p * windowsPerPhase * step;
+            double x = plotLeft + offsets[p] * step;
             if (p > 0) {
                 g.setColor(MUTED);
                 g.draw(new Line2D.Double(x, plotTop - 14, x, plotBottom));
@@ -196,8 +215,16 @@ final class PhaseCharts {
             g.drawString(label, (float) (x + 4), (float) plotTop - 4);
         }
         g.setStroke(new BasicStroke(1f));
-        String seconds = String.format(Locale.ROOT, "%.0f s per phase, window %d ms", windowsPerPhase * window.toMillis() / 1000.0,
-                window.toMillis());
+        boolean even = true;
+        for (int p = 1; p < phases; p++) {
+            even &= offsets[p + 1] - offsets[p] == offsets[1];
+        }
+        StringBuilder lengths = new StringBuilder();
+        for (int p = 0; p < (even ? 1 : phases); p++) {
+            lengths.append(p == 0 ? "" : " + ").append(String.format(Locale.ROOT, "%.0f s", (offsets[p + 1] - offsets[p])
+                    * window.toMillis() / 1000.0));
+        }
+        String seconds = lengths + (even ? " per phase" : "") + ", window " + window.toMillis() + " ms";
         g.drawString(seconds, (float) (plotRight - g.getFontMetrics().stringWidth(seconds)), top + 18);
         // One line per cycle, then the median over the kept cycles.
         Map<Integer, double[]> byCycle = new LinkedHashMap<>();
@@ -207,7 +234,7 @@ final class PhaseCharts {
         for (PhaseSlice slice : slices) {
             double[] rates = byCycle.computeIfAbsent(slice.cycle(), any -> new double[total]);
             String[] strategies = strategiesByCycle.computeIfAbsent(slice.cycle(), any -> new String[total]);
-            int offset = slice.phaseIndex() * windowsPerPhase;
+            int offset = offsets[slice.phaseIndex()];
             for (int i = 0; i < slice.rates().length && offset + i < total; i++) {
                 rates[offset + i] = slice.rates()[i];
                 strategies[offset + i] = slice.strategies()[i];

@@ -15,13 +15,16 @@ import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.targets.BootDefaults;
+import io.adaptivecache.benchmarks.targets.Targets;
 
 /**
  * A phase run as {@code phases.md} and one timeline PNG per backend and sequence: per phase, each
  * target's throughput after settling and over the whole phase; the throughput goals as verdicts
- * of per-cycle ratios (the verdict harness's intervals and disturbance filter); and, for the
- * adaptive targets, how many switches each phase took and when the last one came, against the
- * goals of at most one switch per phase and settling within the dwell plus five windows.
+ * of per-cycle ratios (the verdict harness's intervals and disturbance filter), or for a surge
+ * sequence the surge goal second by second ({@link SurgeGoal}); and, for the adaptive targets, how
+ * many switches each phase took and when the last one came, against the goals of at most one
+ * switch per phase and settling within the dwell plus five windows of the target's timings.
  */
 public final class PhaseReport {
 
@@ -50,8 +53,12 @@ public final class PhaseReport {
                 + " and reversed per cycle. *After settling* is the second half of a phase; *whole* includes the settling. Ratio"
                 + " cells: median of per-cycle ratios, 95% interval, cycles kept of those measured, verdict (**met** when the whole"
                 + " interval clears the goal, **missed** when it is wholly short, *undecided* otherwise). A cycle's phase is dropped"
-                + " when other processes and steal took more than " + String.format(Locale.ROOT, "%.2f", limit) + " cores during it.\n\n");
+                + " when other processes and steal took more than " + String.format(Locale.ROOT, "%.2f", limit) + " cores during it."
+                + " " + Targets.BOOT_DEFAULT + " is the template of a Spring Boot context with the starter's defaults, on the production"
+                + " timings (" + BootDefaults.read().describe() + "): its policy makes no switch before a whole dwell of load, so in"
+                + " phases shorter than that it runs the strategy it starts on throughout.\n\n");
         List<Verdicts.Row> all = new ArrayList<>();
+        List<SurgeGoal.Result> surges = new ArrayList<>();
         List<String> settlingVerdicts = new ArrayList<>();
         StringBuilder body = new StringBuilder();
         for (Backend backend : slices.stream().map(PhaseSlice::backend).distinct().toList()) {
@@ -64,20 +71,32 @@ public final class PhaseReport {
                 String title = backend.label() + " · " + plan.title();
                 body.append("## ").append(title).append("\n\n");
                 String chart = backend.name().toLowerCase(Locale.ROOT) + "-" + plan.name() + "-timeline.png";
-                PhaseCharts.write(out.resolve(chart), title, plan, sequence, PhaseGoals.targets(backend), settings.window(), limit);
+                PhaseCharts.write(out.resolve(chart), title, plan, sequence, PhaseGoals.targets(backend, plan), settings.window(plan),
+                        limit);
                 body.append("![Timeline: ").append(title).append("](").append(chart).append(")\n\n");
                 body.append(figures(plan, sequence, backend, limit)).append('\n');
-                List<Verdicts.Row> rows = new ArrayList<>();
-                body.append(goalTable(plan, sequence, backend, limit, rows)).append('\n');
-                all.addAll(rows);
+                if (plan.surge()) {
+                    SurgeGoal.Result surge = PhaseGoals.surge(backend).evaluate(plan.step(), sequence, settings.window(plan), limit);
+                    surges.add(surge);
+                    body.append(surgeTable(plan, surge, settings.window(plan))).append('\n');
+                }
+                else {
+                    List<Verdicts.Row> rows = new ArrayList<>();
+                    body.append(goalTable(plan, sequence, backend, limit, rows)).append('\n');
+                    all.addAll(rows);
+                }
                 body.append(settling(plan, sequence, backend, settings, limit, settlingVerdicts)).append('\n');
             }
         }
         md.append(String.format(Locale.ROOT, "Throughput goal cells: %d met, %d missed, %d undecided. Settling and switch goal cells:"
-                + " %d met, %d missed.%n%n", all.stream().filter(row -> row.verdict() == Verdict.MET).count(),
+                + " %d met, %d missed.%s%n%n", all.stream().filter(row -> row.verdict() == Verdict.MET).count(),
                 all.stream().filter(row -> row.verdict() == Verdict.MISSED).count(),
                 all.stream().filter(row -> row.verdict() == Verdict.UNDECIDED).count(),
-                settlingVerdicts.stream().filter("met"::equals).count(), settlingVerdicts.stream().filter("missed"::equals).count()));
+                settlingVerdicts.stream().filter("met"::equals).count(), settlingVerdicts.stream().filter("missed"::equals).count(),
+                surges.isEmpty() ? "" : String.format(Locale.ROOT, " Surge goals: %d met, %d missed, %d undecided.",
+                        surges.stream().filter(surge -> surge.verdict() == Verdict.MET).count(),
+                        surges.stream().filter(surge -> surge.verdict() == Verdict.MISSED).count(),
+                        surges.stream().filter(surge -> surge.verdict() == Verdict.UNDECIDED).count())));
         md.append(body);
         md.append(VerdictReport.factsSections(facts));
         Path file = out.resolve("phases.md");
@@ -108,7 +127,7 @@ public final class PhaseReport {
     static String figures(PhasePlan plan, List<PhaseSlice> sequence, Backend backend, double limit) {
         StringBuilder md = new StringBuilder("Median calls/s over the kept cycles, after settling (whole phase in brackets):\n\n| target |");
         phaseColumns(md, plan, i -> " " + (i + 1) + ": " + plan.phases().get(i).label(plan.viaProxy()) + " |", "|---|", "---:|");
-        for (String target : PhaseGoals.targets(backend)) {
+        for (String target : PhaseGoals.targets(backend, plan)) {
             md.append("| ").append(target).append(" |");
             for (int i = 0; i < plan.phases().size(); i++) {
                 List<PhaseSlice> kept = of(sequence, target, i).stream().filter(slice -> !slice.disturbed(limit) && slice.errors() == 0)
@@ -149,7 +168,7 @@ public final class PhaseReport {
         for (int g = 0; g < goals.size(); g++) {
             Goal goal = goals.get(g);
             boolean settled = g < settledGoals;
-            md.append("| ").append(goal.numerator()).append(' ').append(goal.panel().replace("adaptive ", "")).append(" | ");
+            md.append("| ").append(goal.label()).append(" | ");
             List<String> thresholds = plan.phases().stream().map(phase -> goal.goalText(phase.callers())).distinct().toList();
             md.append(String.join(" / ", thresholds)).append(" |");
             for (int i = 0; i < plan.phases().size(); i++) {
@@ -166,17 +185,43 @@ public final class PhaseReport {
         return md.toString();
     }
 
+    /**
+     * The surge goal's table: per cycle what the target ran at the step, its slowest second against
+     * the reference's median, the seconds short of the goal and its failed calls; then the verdict.
+     */
+    static String surgeTable(PhasePlan plan, SurgeGoal.Result surge, Duration window) {
+        SurgeGoal goal = surge.goal();
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "Surge goal: from %.0f s after the step to %d callers, %s's"
+                + " calls per window of %d ms at least %.2fx the median window of %s (fixed) over the same span of the same cycle,"
+                + " and no failed call. A cycle either disturbed is left out of the ratio; failed calls count in every cycle.%n%n",
+                goal.from().toMillis() / 1000.0, plan.phases().get(plan.step()).callers(), goal.target(), window.toMillis(),
+                goal.minRatio(), goal.reference()));
+        md.append("| cycle | ").append(goal.target()).append(" at the step | ").append(goal.reference())
+                .append(" median | slowest window ÷ median | windows short | failed calls |\n|---|---|---:|---:|---:|---:|\n");
+        for (SurgeGoal.Cycle cycle : surge.cycles()) {
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %d |%n", cycle.cycle(), cycle.strategyAtStep(),
+                    cycle.kept() ? String.format(Locale.ROOT, "%.1fk", cycle.referenceMedian() / 1000) : "–",
+                    cycle.kept() ? String.format(Locale.ROOT, "%.2f", cycle.worstRatio()) : "left out",
+                    cycle.kept() ? cycle.windowsBelow() + " of " + cycle.windowsJudged() : "–", cycle.failedCalls()));
+        }
+        md.append(String.format(Locale.ROOT, "%nSurge goal on %d kept cycles of %d, %d failed calls: **%s**%n",
+                surge.cycles().stream().filter(SurgeGoal.Cycle::kept).count(), surge.cycles().size(), surge.failedCalls(),
+                surge.verdict().word()));
+        return md.toString();
+    }
+
     /** Switches per phase and the time of the last one, per adaptive target, against the goals. */
     static String settling(PhasePlan plan, List<PhaseSlice> sequence, Backend backend, PhaseRun.Settings settings, double limit,
             List<String> verdicts) {
-        Duration bound = settings.settleBound();
-        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "Switches per cycle in each phase (goal: at most 1) and the"
-                + " latest last switch over the cycles (goal: within the dwell and five windows, %.2f s of the load change):%n%n",
-                bound.toMillis() / 1000.0));
+        StringBuilder md = new StringBuilder("Switches per cycle in each phase (goal: at most 1) and the latest last switch over the"
+                + " cycles (goal: within the dwell and five windows of the target's own timings after the load change, the bound in"
+                + " each row):\n\n");
         md.append("| adaptive target |");
         phaseColumns(md, plan, i -> " phase " + (i + 1) + " |", "|---|", "---|");
-        for (String target : PhaseGoals.adaptive(backend)) {
-            md.append("| ").append(target).append(" |");
+        List<String> targets = PhaseGoals.targets(backend, plan);
+        for (String target : PhaseGoals.adaptive(backend).stream().filter(targets::contains).toList()) {
+            Duration bound = settings.settleBound(target);
+            md.append(String.format(Locale.ROOT, "| %s (bound %.2f s) |", target, bound.toMillis() / 1000.0));
             for (int i = 0; i < plan.phases().size(); i++) {
                 List<PhaseSlice> phases = of(sequence, target, i).stream().sorted((a, b) -> Integer.compare(a.cycle(), b.cycle()))
                         .toList();

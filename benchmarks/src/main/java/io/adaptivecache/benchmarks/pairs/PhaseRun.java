@@ -17,6 +17,8 @@ import io.adaptivecache.benchmarks.load.KeyspaceFiller;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.load.PhaseLoad;
 import io.adaptivecache.benchmarks.servers.BenchmarkServers;
+import io.adaptivecache.benchmarks.targets.BootDefaults;
+import io.adaptivecache.benchmarks.targets.Targets;
 
 /**
  * A phase run: each target, in a JVM of its own, runs a sequence of load changes ({@link PhasePlan})
@@ -25,7 +27,9 @@ import io.adaptivecache.benchmarks.servers.BenchmarkServers;
  * take turns, a whole sequence each, cycle after cycle in the verdict harness's order (shuffled,
  * then reversed), so that each phase of each cycle gives one ratio per comparison; the CPU
  * counters around each phase drop the phases another process disturbed. Every phase is measured
- * whole and over its second half (after settling), window by window for the timeline.
+ * whole and over its second half (after settling), window by window for the timeline. A surge
+ * sequence runs only the Boot-built default and its fixed reference, with phases of its own
+ * lengths on windows of the production length.
  */
 public final class PhaseRun {
 
@@ -55,7 +59,8 @@ public final class PhaseRun {
         try (BenchmarkServers servers = new BenchmarkServers(s.backends(), s.addresses(), proxy, 0);
                 PhaseLog log = new PhaseLog(s.out())) {
             for (Backend backend : s.backends()) {
-                List<String> targets = PhaseGoals.targets(backend);
+                List<String> targets = s.plans().stream().flatMap(plan -> PhaseGoals.targets(backend, plan).stream()).distinct()
+                        .toList();
                 for (String target : targets) {
                     this.workers.put(key(backend, target), WorkerProcess.start(backend, target, s.timings(), s.workerHeap(),
                             s.out().resolve("jvm").resolve(backend.name().toLowerCase(Locale.ROOT) + "-" + target + ".log")));
@@ -70,7 +75,7 @@ public final class PhaseRun {
                 for (PhasePlan plan : s.plans()) {
                     String address = plan.viaProxy() ? servers.address(backend, Network.DELAYED) : direct;
                     for (int cycle = 1; cycle <= s.cycles(); cycle++) {
-                        List<String> order = PairedRun.order(targets, cycle);
+                        List<String> order = PairedRun.order(PhaseGoals.targets(backend, plan), cycle);
                         for (int position = 0; position < order.size(); position++) {
                             List<PhaseSlice> sequence = runSequence(backend, plan, order.get(position), cycle, position, address,
                                     servers);
@@ -119,15 +124,15 @@ public final class PhaseRun {
         }
         worker.call("phase-open " + hostPort[0] + " " + hostPort[1], Duration.ofSeconds(60));
         List<PhaseSlice> slices = new ArrayList<>();
-        Duration limit = s.phaseLength().plus(Duration.ofSeconds(90));
         for (int index = 0; index < plan.phases().size(); index++) {
             PhasePlan.Phase phase = plan.phases().get(index);
             if (plan.viaProxy()) {
                 servers.delayMillis(backend, phase.delayMillis());
             }
+            Duration length = plan.length(index, s.phaseLength());
             HostLoad.Snapshot before = HostLoad.take();
             String[] f = worker.call(String.format(Locale.ROOT, "phase %d %d %d %d", phase.callers(), phase.valueBytes(),
-                    s.phaseLength().toMillis(), s.window().toMillis()), limit);
+                    length.toMillis(), s.window(plan).toMillis()), length.plus(Duration.ofSeconds(90)));
             HostLoad.Snapshot after = HostLoad.take();
             HostLoad.Share share = before == null || after == null ? HostLoad.Share.UNKNOWN : after.since(before);
             PhaseSlice slice = PhaseSlice.parse(backend, plan, index, cycle, position, target, f, share);
@@ -143,18 +148,20 @@ public final class PhaseRun {
 
     private void printPlan() {
         Settings s = this.settings;
-        long perTarget = 0;
-        for (PhasePlan plan : s.plans()) {
-            perTarget += plan.phases().size() * s.phaseLength().toMillis() + 1500;
-        }
         long total = 0;
         for (Backend backend : s.backends()) {
-            total += perTarget * s.cycles() * PhaseGoals.targets(backend).size();
+            for (PhasePlan plan : s.plans()) {
+                long perTarget = 1500;
+                for (int index = 0; index < plan.phases().size(); index++) {
+                    perTarget += plan.length(index, s.phaseLength()).toMillis();
+                }
+                total += perTarget * s.cycles() * PhaseGoals.targets(backend, plan).size();
+            }
         }
-        System.out.printf(Locale.ROOT, "Phase run %s on %s: %d cycles, phases of %d ms, windows of %d ms, dwell %d ms, trial %d ms;"
-                + " about %d min; results in %s%n", s.plans().stream().map(PhasePlan::name).toList(), s.backends(), s.cycles(),
-                s.phaseLength().toMillis(), s.window().toMillis(), s.timings().dwell().toMillis(), s.timings().trial().toMillis(),
-                total / 60_000 + 1, s.out());
+        System.out.printf(Locale.ROOT, "Phase run %s on %s: %d cycles, phases of %d ms, windows of %d ms, dwell %d ms, trial %d ms"
+                + " (%s: the starter's %s); about %d min; results in %s%n", s.plans().stream().map(PhasePlan::name).toList(),
+                s.backends(), s.cycles(), s.phaseLength().toMillis(), s.window().toMillis(), s.timings().dwell().toMillis(),
+                s.timings().trial().toMillis(), Targets.BOOT_DEFAULT, BootDefaults.read().describe(), total / 60_000 + 1, s.out());
     }
 
     private static String key(Backend backend, String target) {
@@ -181,9 +188,25 @@ public final class PhaseRun {
             return this.timings.window();
         }
 
+        /**
+         * @param plan a sequence
+         * @return its timeline's window: its own, else the adaptive switcher's
+         */
+        Duration window(PhasePlan plan) {
+            return plan.window(window());
+        }
+
         /** @return the longest a change may take to settle by the goal: the dwell and five windows */
         Duration settleBound() {
             return this.timings.dwell().plus(this.timings.window().multipliedBy(5));
+        }
+
+        /**
+         * @param target an adaptive target
+         * @return the longest a change may take it to settle by the goal: the dwell and five windows of its own timings
+         */
+        Duration settleBound(String target) {
+            return Targets.bootBuilt(target) ? BootDefaults.read().settleBound() : settleBound();
         }
     }
 

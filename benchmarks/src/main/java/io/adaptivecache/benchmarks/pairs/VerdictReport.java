@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 import io.adaptivecache.benchmarks.load.Workload;
@@ -90,7 +91,7 @@ public final class VerdictReport {
      * @param facts the facts, by section
      * @return the sections
      */
-    static String factsSections(Map<String, Map<String, String>> facts) {
+    public static String factsSections(Map<String, Map<String, String>> facts) {
         StringBuilder md = new StringBuilder();
         for (Map.Entry<String, Map<String, String>> section : facts.entrySet()) {
             md.append("## ").append(section.getKey()).append("\n\n| | |\n|---|---|\n");
@@ -100,12 +101,18 @@ public final class VerdictReport {
         return md.toString();
     }
 
-    static String summary(List<Verdicts.Row> rows) {
+    /**
+     * The line above a goal table: how many goal cells are met, missed and undecided, and how many
+     * A/A controls hold.
+     * @param rows the rows of the table
+     * @return the line
+     */
+    public static String summary(List<? extends RatioRow> rows) {
         Map<Verdict, Long> counts = new TreeMap<>();
-        rows.stream().filter(row -> !row.goal().control() && row.verdict() != Verdict.NONE)
+        rows.stream().filter(row -> !row.control() && row.verdict() != Verdict.NONE)
                 .forEach(row -> counts.merge(row.verdict(), 1L, Long::sum));
-        long controls = rows.stream().filter(row -> row.goal().control()).count();
-        long holding = rows.stream().filter(row -> row.goal().control() && row.controlHolds()).count();
+        long controls = rows.stream().filter(RatioRow::control).count();
+        long holding = rows.stream().filter(row -> row.control() && row.controlHolds()).count();
         return String.format(Locale.ROOT, "Goal cells: %d met, %d missed, %d undecided. A/A controls: %d of %d hold (interval contains"
                 + " 1.0).%n", counts.getOrDefault(Verdict.MET, 0L), counts.getOrDefault(Verdict.MISSED, 0L),
                 counts.getOrDefault(Verdict.UNDECIDED, 0L), holding, controls);
@@ -151,6 +158,17 @@ public final class VerdictReport {
     }
 
     static String cell(Verdicts.Row row) {
+        return cell(row, row.goal().bestOf().size() > 1 ? " (÷ " + row.denominator() + ")" : "");
+    }
+
+    /**
+     * A goal table's cell: for example {@code 1.12x [1.08, 1.15] · 20/20 · **met**}, the verdict in
+     * bold where it is decided and in italics where it is not.
+     * @param row the row
+     * @param against what follows the interval, such as the denominator a ratio was taken against; empty for none
+     * @return the cell
+     */
+    public static String cell(RatioRow row, String against) {
         String kept = row.interval().pairs() + "/" + row.cycles();
         String status = row.status();
         if (row.verdict() == Verdict.MET || row.verdict() == Verdict.MISSED) {
@@ -159,18 +177,29 @@ public final class VerdictReport {
         else if (row.verdict() == Verdict.UNDECIDED) {
             status = "*" + status + "*";
         }
-        String against = row.goal().bestOf().size() > 1 ? " (÷ " + row.denominator() + ")" : "";
         return row.interval().format() + against + " · " + kept + (status.equals("–") ? "" : " · " + status);
     }
 
     /** For example {@code ≥ 0.95 at 1, 8; ≥ 1.4 at 50, 200}. */
     static String goalText(Goal goal, List<Integer> threads) {
-        if (goal.control()) {
-            return goal.goalText(0);
+        return goalText(goal.control(), goal::goalText, threads);
+    }
+
+    /**
+     * A goal's thresholds as text, the counts that share one named together: for example
+     * {@code ≥ 0.95 at 1, 8; ≥ 1.4 at 50, 200}, or {@code (for information)}.
+     * @param control whether the goal is an A/A control (its text is the same at every count)
+     * @param textAt the goal's text at a count, empty where it has none
+     * @param counts the caller or connection counts
+     * @return the text
+     */
+    public static String goalText(boolean control, IntFunction<String> textAt, List<Integer> counts) {
+        if (control) {
+            return textAt.apply(0);
         }
         Map<String, List<Integer>> byText = new LinkedHashMap<>();
-        for (int count : threads) {
-            String text = goal.goalText(count);
+        for (int count : counts) {
+            String text = textAt.apply(count);
             if (!text.isEmpty()) {
                 byText.computeIfAbsent(text, any -> new ArrayList<>()).add(count);
             }
@@ -178,7 +207,7 @@ public final class VerdictReport {
         if (byText.isEmpty()) {
             return "(for information)";
         }
-        return byText.entrySet().stream().map(entry -> entry.getKey() + (entry.getValue().size() == threads.size() ? ""
+        return byText.entrySet().stream().map(entry -> entry.getKey() + (entry.getValue().size() == counts.size() ? ""
                 : " at " + entry.getValue().stream().map(String::valueOf).collect(Collectors.joining(", "))))
                 .collect(Collectors.joining("; "));
     }

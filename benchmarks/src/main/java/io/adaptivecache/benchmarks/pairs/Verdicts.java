@@ -134,27 +134,11 @@ public final class Verdicts {
      * @param verdict the verdict ({@link Verdict#NONE} for controls and rows without a goal)
      */
     public record Row(Goal goal, Workload workload, String denominator, Interval interval, int cycles, int disturbed,
-            Verdict verdict) {
+            Verdict verdict) implements RatioRow {
 
-        /** @return whether this row still needs pairs: a goal whose interval straddles its threshold */
-        public boolean undecided() {
-            return this.verdict == Verdict.UNDECIDED;
-        }
-
-        /** @return for an A/A control, whether its interval contains 1.0 (the instrument shows no difference that is not there) */
-        public boolean controlHolds() {
-            return this.interval.pairs() > 1 && this.interval.contains(1.0);
-        }
-
-        /** @return the verdict as the table shows it; for a control, whether it holds */
-        public String status() {
-            if (this.goal.control()) {
-                if (this.interval.pairs() < 2) {
-                    return "too few pairs";
-                }
-                return controlHolds() ? "holds" : "FAILS: interval excludes 1.0";
-            }
-            return this.verdict.word();
+        @Override
+        public boolean control() {
+            return this.goal.control();
         }
     }
 

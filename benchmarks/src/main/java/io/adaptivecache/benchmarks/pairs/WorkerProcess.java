@@ -6,15 +6,15 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.servers.ChildJvm;
+import io.adaptivecache.benchmarks.targets.Targets;
 import io.adaptivecache.redis.RedisTransport;
 
 /**
@@ -40,7 +40,8 @@ final class WorkerProcess implements AutoCloseable {
     /**
      * Starts a worker for a target.
      * @param backend the server
-     * @param id the target's id: a catalog id, with {@code @transport} for a Lettuce transport other than NIO and
+     * @param id the target's id: a catalog id, with {@code @transport} for a Lettuce transport other than NIO (auto for
+     * the Boot-built default) and
      * {@link GoalSet#TWIN} for an A/A twin
      * @param options the timings every worker shares
      * @param heap the worker's maximum heap, for example {@code 1g}
@@ -50,20 +51,29 @@ final class WorkerProcess implements AutoCloseable {
      */
     static WorkerProcess start(Backend backend, String id, ClientTimings options, String heap, Path log) throws IOException {
         String base = id.endsWith(GoalSet.TWIN) ? id.substring(0, id.length() - GoalSet.TWIN.length()) : id;
-        RedisTransport transport = RedisTransport.NIO;
+        RedisTransport transport = transport(base);
         int at = base.indexOf('@');
         if (at >= 0) {
-            transport = RedisTransport.of(base.substring(at + 1));
             base = base.substring(0, at);
         }
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xms256m",
-                "-Xmx" + heap, "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), SliceWorker.class.getName(),
-                backend.name(), base, transport.label(), Long.toString(options.timeout().toMillis()),
-                Long.toString(options.window().toMillis()), Long.toString(options.dwell().toMillis()),
-                Long.toString(options.trial().toMillis())));
-        Files.createDirectories(log.getParent());
-        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        Process process = ChildJvm.start(ChildJvm.command(heap, SliceWorker.class, List.of(backend.name(), base, transport.label(),
+                Long.toString(options.timeout().toMillis()), Long.toString(options.window().toMillis()),
+                Long.toString(options.dwell().toMillis()), Long.toString(options.trial().toMillis()))), log);
         return new WorkerProcess(id, process);
+    }
+
+    /**
+     * The Lettuce transport of a target's JVM.
+     * @param id a target id without a twin's suffix
+     * @return the one its {@code @transport} names; else auto for the Boot-built default, which takes the transport the
+     *         starter picks (io_uring where the machine has it) as users get it, and NIO for the others
+     */
+    static RedisTransport transport(String id) {
+        int at = id.indexOf('@');
+        if (at >= 0) {
+            return RedisTransport.of(id.substring(at + 1));
+        }
+        return Targets.bootBuilt(id) ? RedisTransport.AUTO : RedisTransport.NIO;
     }
 
     private void readReplies() {
@@ -121,14 +131,6 @@ final class WorkerProcess implements AutoCloseable {
         catch (IOException ex) {
             // Stopped below either way.
         }
-        try {
-            if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-                this.process.destroyForcibly();
-            }
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            this.process.destroyForcibly();
-        }
+        ChildJvm.awaitExit(this.process, Duration.ofSeconds(10));
     }
 }

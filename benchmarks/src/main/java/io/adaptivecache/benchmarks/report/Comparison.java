@@ -80,6 +80,8 @@ public record Comparison(String section, Backend backend, String numerator, List
             new Comparison(Sections.MEMCACHED_DRIVER, Backend.MEMCACHED, "ours-x-adaptive",
                     List.of("ours-single", "ours-multi", "ours-pooled-8", "ours-x-single", "ours-x-multi", "ours-x-pooled-8"),
                     "issue #10: ≥ 0.95"),
+            new Comparison(Sections.COALESCING, Backend.REDIS, "ours-single", List.of("ours-single-uncoalesced"), "recorded"),
+            new Comparison(Sections.COALESCING, Backend.REDIS, "ours-multi", List.of("ours-multi-uncoalesced"), "recorded"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@io_uring", List.of("ours-multi@nio"), "issue #10: recorded"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-single@io_uring", List.of("ours-single@nio"), "issue #10: recorded"),
             new Comparison(Sections.TRANSPORT, Backend.REDIS, "ours-multi@epoll", List.of("ours-multi@nio"), "issue #10: recorded"),
@@ -105,6 +107,7 @@ public record Comparison(String section, Backend backend, String numerator, List
         static final String ADAPTIVE = "Adaptive against the best fixed strategy of each workload";
         static final String BLOCKING = "The blocking POOLED driver (Jedis) against JedisPool, and adaptive with it";
         static final String MEMCACHED_DRIVER = "The XMemcached driver (ours-x-*) against XMemcached, and adaptive with it";
+        static final String COALESCING = "Coalesced writes: the shared connections against the same with every command flushed on its own";
         static final String TRANSPORT = "Native transports: each transport in a JVM of its own, ratios within a round";
         static final String SCALE_OUT = "Scale-out: the same workload on three cluster masters against one server";
 

@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import io.adaptivecache.devservers.DelayingProxy;
 
@@ -21,9 +21,7 @@ final class ProxyProcess implements AutoCloseable {
     private final BufferedReader output;
 
     ProxyProcess(String target, long delayMillis) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        this.process = new ProcessBuilder(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                DelayingProxy.class.getName(), target, Long.toString(delayMillis)))
+        this.process = new ProcessBuilder(ChildJvm.command("256m", DelayingProxy.class, List.of(target, Long.toString(delayMillis))))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         this.output = new BufferedReader(new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));
         String line = this.output.readLine();
@@ -57,16 +55,12 @@ final class ProxyProcess implements AutoCloseable {
     public void close() {
         try {
             this.process.getOutputStream().close();
-            if (!this.process.waitFor(5, TimeUnit.SECONDS)) {
-                this.process.destroyForcibly();
-            }
         }
         catch (IOException ex) {
+            // It cannot hear its end of input, so it would not exit of itself.
             this.process.destroyForcibly();
+            return;
         }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            this.process.destroyForcibly();
-        }
+        ChildJvm.awaitExit(this.process, Duration.ofSeconds(5));
     }
 }

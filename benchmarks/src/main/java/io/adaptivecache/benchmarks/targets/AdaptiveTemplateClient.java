@@ -26,7 +26,7 @@ import io.adaptivecache.strategy.StrategySpec;
  * seconds can see it settle. Settled means the policy called two windows in a row steady (or
  * can no longer act); the switches and the time of the last one are reported.
  */
-final class AdaptiveTemplateClient extends CacheTemplateClient {
+class AdaptiveTemplateClient extends CacheTemplateClient {
 
     /** Decisions after which nothing will change without a change in load. */
     private static final Set<DecisionReason> RESTING = EnumSet.of(DecisionReason.STEADY, DecisionReason.SUPPRESSED,
@@ -36,18 +36,31 @@ final class AdaptiveTemplateClient extends CacheTemplateClient {
     private final StrategySwitcher switcher;
 
     AdaptiveTemplateClient(ManagedCacheTemplate template, AdaptiveTimings timings) {
+        this(template, started(template, timings));
+    }
+
+    /**
+     * A template whose switcher runs already, made by someone else (a Spring context): settling,
+     * the live strategy and the switches are read from it in the same way.
+     */
+    AdaptiveTemplateClient(ManagedCacheTemplate template, StrategySwitcher switcher) {
         super(template);
         this.template = template;
+        this.switcher = switcher;
+    }
+
+    private static StrategySwitcher started(ManagedCacheTemplate template, AdaptiveTimings timings) {
         ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.Settings.defaults()
                 .withTimings(timings.dwell(), timings.trial());
         // As the auto-configuration does: a template with blocking POOLED connections may move a few callers onto them.
         ThresholdStrategyPolicy.BlockingPool blockingPool = template.stats().pooledConnectionsBlock()
                 ? ThresholdStrategyPolicy.BlockingPool.DEFAULTS : null;
-        this.switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(settings, blockingPool), timings.window(),
+        StrategySwitcher switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(settings, blockingPool), timings.window(),
                 AdaptiveMode.AUTO,
                 null, System::nanoTime, Clock.systemUTC(), event -> {
                 });
-        this.switcher.start();
+        switcher.start();
+        return switcher;
     }
 
     @Override

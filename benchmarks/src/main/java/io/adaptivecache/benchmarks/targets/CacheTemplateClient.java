@@ -1,9 +1,12 @@
 package io.adaptivecache.benchmarks.targets;
 
 import java.time.Duration;
+import java.util.Locale;
 
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.benchmarks.load.LoadedClient;
+import io.adaptivecache.management.ManagedCacheTemplate;
+import io.adaptivecache.redis.RedisWrites;
 
 /** adaptive-cache with a fixed strategy: the template's blocking get and set. */
 class CacheTemplateClient implements LoadedClient {
@@ -26,6 +29,12 @@ class CacheTemplateClient implements LoadedClient {
 
     @Override
     public void close() {
+        // How many commands shared a socket write, on stderr: stdout is a worker's replies to the pair harness.
+        if (this.template instanceof ManagedCacheTemplate managed) {
+            RedisWrites.of(managed).ifPresent(writes -> System.err.printf(Locale.ROOT,
+                    "Redis template: %,d commands in %,d socket writes, %.1f per write%n", writes.commands(), writes.writes(),
+                    writes.commandsPerWrite()));
+        }
         this.template.close();
     }
 }

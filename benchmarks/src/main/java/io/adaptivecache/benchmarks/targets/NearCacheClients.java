@@ -104,8 +104,11 @@ final class NearCacheClients {
         return ProcessHandle.current().pid();
     }
 
-    /** Ours: reads and writes through the near cache; settles and reports as the adaptive template behind it. */
-    private static final class OurNearCache implements LoadedClient {
+    /**
+     * Ours: reads and writes through the near cache (a template like any other, so the plain
+     * template client's get and set); settles and reports as the adaptive template behind it.
+     */
+    private static final class OurNearCache extends CacheTemplateClient {
 
         private final NearCacheTemplate near;
         private final AdaptiveTemplateClient adaptive;
@@ -113,20 +116,11 @@ final class NearCacheClients {
         private final StalenessProbe probe;
 
         OurNearCache(NearCacheTemplate near, AdaptiveTemplateClient adaptive, InvalidationSource invalidations, StalenessProbe probe) {
+            super(near);
             this.near = near;
             this.adaptive = adaptive;
             this.invalidations = invalidations;
             this.probe = probe;
-        }
-
-        @Override
-        public byte[] get(String key) {
-            return this.near.get(key);
-        }
-
-        @Override
-        public void set(String key, byte[] value) {
-            this.near.set(key, value, Duration.ZERO);
         }
 
         @Override
@@ -159,24 +153,20 @@ final class NearCacheClients {
             this.probe.close();
             // Into the worker's log: how the local tier fared over the workload (hits, discarded loads, invalidations).
             System.err.println("near cache at close: " + this.near.stats());
-            this.near.close();
+            super.close();
             this.invalidations.close();
             this.adaptive.close();
         }
     }
 
-    /** Redisson's: {@code get} and {@code fastPut} (the call that skips returning the previous value). */
-    private static final class RedissonLocalCache implements LoadedClient {
-
-        private final RedissonClient redisson;
-        private final RLocalCachedMap<String, byte[]> map;
-        private final StalenessProbe probe;
-
-        RedissonLocalCache(RedissonClient redisson, RLocalCachedMap<String, byte[]> map, StalenessProbe probe) {
-            this.redisson = redisson;
-            this.map = map;
-            this.probe = probe;
-        }
+    /**
+     * Redisson's: {@code get} and {@code fastPut} (the call that skips returning the previous value).
+     * @param redisson the client, shut down on close
+     * @param map the local cached map
+     * @param stalenessProbe its probe
+     */
+    private record RedissonLocalCache(RedissonClient redisson, RLocalCachedMap<String, byte[]> map, StalenessProbe stalenessProbe)
+            implements LoadedClient {
 
         @Override
         public byte[] get(String key) {
@@ -189,13 +179,8 @@ final class NearCacheClients {
         }
 
         @Override
-        public StalenessProbe stalenessProbe() {
-            return this.probe;
-        }
-
-        @Override
         public void close() {
-            this.probe.close();
+            this.stalenessProbe.close();
             this.map.destroy();
             this.redisson.shutdown();
         }

@@ -3,6 +3,9 @@ package io.adaptivecache.benchmarks.targets;
 import java.time.Duration;
 
 import io.adaptivecache.benchmarks.load.LoadedClient;
+import io.adaptivecache.management.ManagedCacheTemplate;
+import io.adaptivecache.spring.data.redis.AdaptiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -16,7 +19,8 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * Boot sets it up: String keys and {@code byte[]} values, and either Boot's default (one shared
  * native connection) or the commons-pool2 pool Boot builds from
  * {@code spring.data.redis.lettuce.pool.*} (max-active 8 by default), with the shared native
- * connection turned off so that commands really go through the pool.
+ * connection turned off so that commands really go through the pool; and the same RedisTemplate on
+ * adaptive-cache's factory over a template's connections, to price that factory against Boot's.
  */
 final class SpringDataRedisClients {
 
@@ -35,11 +39,25 @@ final class SpringDataRedisClients {
         return open(host, port, configuration, false);
     }
 
+    /**
+     * The same RedisTemplate on the adaptive-cache factory over a template's connections (what
+     * {@code adaptive-cache.redis.spring-data.enabled} registers), the template on the strategy given.
+     */
+    static LoadedClient adaptive(ManagedCacheTemplate cacheTemplate) {
+        AdaptiveRedisConnectionFactory factory = new AdaptiveRedisConnectionFactory(cacheTemplate);
+        // The cache template owns the connections: closing it closes them.
+        return client(factory, cacheTemplate::close);
+    }
+
     private static LoadedClient open(String host, int port, LettuceClientConfiguration configuration, boolean shareNativeConnection) {
         LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port), configuration);
         factory.setShareNativeConnection(shareNativeConnection);
         factory.afterPropertiesSet();
         factory.start();
+        return client(factory, factory::destroy);
+    }
+
+    private static LoadedClient client(RedisConnectionFactory factory, Runnable close) {
         RedisTemplate<String, byte[]> template = new RedisTemplate<>();
         template.setConnectionFactory(factory);
         template.setKeySerializer(RedisSerializer.string());
@@ -59,7 +77,7 @@ final class SpringDataRedisClients {
 
             @Override
             public void close() {
-                factory.destroy();
+                close.run();
             }
         };
     }

@@ -38,6 +38,13 @@ public final class Targets {
     /** The id of adaptive-cache in adaptive mode, on either backend. */
     public static final String ADAPTIVE = "ours-adaptive";
 
+    /**
+     * The id of the template a Spring Boot service gets from the starter with only the server's
+     * address set, on either backend: on the production timings ({@link BootDefaults}), whatever a
+     * run gives the templates it builds itself, and on the Redis transport the starter picks.
+     */
+    public static final String BOOT_DEFAULT = "boot-default";
+
     private Targets() {
     }
 
@@ -56,28 +63,27 @@ public final class Targets {
         StrategySpec multi = StrategySpec.multi(cores, SelectorType.ROUND_ROBIN);
 
         Backend redis = Backend.REDIS;
-        targets.add(new BenchTarget("ours-single", "CacheTemplate, SINGLE", redis, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new CacheTemplateClient(redis(host, port, timeout, StrategySpec.single()))));
-        targets.add(new BenchTarget("ours-multi", "CacheTemplate, MULTI(" + cores + ")", redis, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new CacheTemplateClient(redis(host, port, timeout, multi))));
+        templates(targets, redis, "ours-", "", cores, new int[] {8, 50}, timeout, timings,
+                (host, port, strategy) -> redis(host, port, timeout, strategy));
+        // The shared connections with every command flushed on its own, as Lettuce does: what coalesced writes give.
+        TemplateOpener uncoalesced = (host, port, strategy) -> uncoalesced(host, port, timeout, strategy);
+        targets.add(fixed(redis, "ours-single-uncoalesced", "SINGLE, writes not coalesced", StrategySpec.single(), uncoalesced));
+        targets.add(fixed(redis, "ours-multi-uncoalesced", "MULTI(" + cores + "), writes not coalesced", multi, uncoalesced));
+        TemplateOpener jedis = (host, port, strategy) -> redis(host, port, timeout, strategy, RedisDriver.JEDIS);
         for (int size : new int[] {8, 50}) {
-            targets.add(new BenchTarget("ours-pooled-" + size, "CacheTemplate, POOLED(" + size + ")", redis, Kind.ADAPTIVE_CACHE,
-                    (host, port, threads) -> new CacheTemplateClient(redis(host, port, timeout, pooled(size, timeout)))));
-        }
-        targets.add(new BenchTarget(ADAPTIVE, "CacheTemplate, adaptive (starts MULTI(" + cores + "))", redis, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new AdaptiveTemplateClient(redis(host, port, timeout, multi), timings)));
-        for (int size : new int[] {8, 50}) {
-            targets.add(new BenchTarget("ours-jedis-pooled-" + size, "CacheTemplate, POOLED(" + size + ") on blocking Jedis connections",
-                    redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> new CacheTemplateClient(
-                            redis(host, port, timeout, pooled(size, timeout), RedisDriver.JEDIS))));
+            targets.add(fixed(redis, "ours-jedis-pooled-" + size, "POOLED(" + size + ") on blocking Jedis connections",
+                    pooled(size, timeout), jedis));
         }
         targets.add(new BenchTarget("ours-adaptive-jedis", "CacheTemplate, adaptive with blocking Jedis POOLED (starts MULTI(" + cores
-                + "))", redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(
-                        redis(host, port, timeout, multi, RedisDriver.JEDIS), timings)));
+                + "))", redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(jedis.open(host, port, multi),
+                        timings)));
+        targets.add(new BenchTarget(BOOT_DEFAULT, "CacheTemplate bean of a Spring Boot context with the starter's defaults (only"
+                + " adaptive-cache.redis.url set; Actuator and Micrometer present)", redis, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> BootDefaultClient.open(redis, host, port)));
         // Local tiers, for the read-heavy near-cache goals: ours over the default template, and Redisson's.
         targets.add(new BenchTarget("ours-near-adaptive-jedis", "near cache (Redis invalidations) over the CacheTemplate, adaptive with"
                 + " blocking Jedis POOLED", redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> NearCacheClients.ours(host, port,
-                        timeout, redis(host, port, timeout, multi, RedisDriver.JEDIS), timings)));
+                        timeout, jedis.open(host, port, multi), timings)));
         targets.add(new BenchTarget("redisson-local", "Redisson RLocalCachedMap (invalidate on change, LRU of 10,000, cleared on"
                 + " reconnect)", redis, Kind.PEER, (host, port, threads) -> NearCacheClients.redisson(host, port, timeout)));
         targets.add(new BenchTarget("lettuce-single", "Lettuce by hand, one shared connection", redis, Kind.HAND_WRITTEN,
@@ -92,32 +98,29 @@ public final class Targets {
                 Kind.PEER, (host, port, threads) -> SpringDataRedisClients.shared(host, port, timeout)));
         targets.add(new BenchTarget("sdr-pool-8", "Spring Data RedisTemplate, Lettuce commons-pool2 pool of 8", redis, Kind.PEER,
                 (host, port, threads) -> SpringDataRedisClients.pooled(host, port, 8, timeout)));
+        // The same RedisTemplate on our factory (adaptive-cache.redis.spring-data.enabled), over a template on each strategy.
+        targets.add(new BenchTarget("sdr-ours-single", "Spring Data RedisTemplate on adaptive-cache's factory, template SINGLE", redis,
+                Kind.ADAPTIVE_CACHE, (host, port, threads) -> SpringDataRedisClients.adaptive(redis(host, port, timeout,
+                        StrategySpec.single()))));
+        targets.add(new BenchTarget("sdr-ours-multi", "Spring Data RedisTemplate on adaptive-cache's factory, template MULTI(" + cores
+                + ")", redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> SpringDataRedisClients.adaptive(redis(host, port, timeout,
+                        multi))));
+        targets.add(new BenchTarget("sdr-ours-pooled-8", "Spring Data RedisTemplate on adaptive-cache's factory, template POOLED(8)",
+                redis, Kind.ADAPTIVE_CACHE, (host, port, threads) -> SpringDataRedisClients.adaptive(redis(host, port, timeout,
+                        pooled(8, timeout)))));
         for (int size : new int[] {8, 50, 200}) {
             targets.add(new BenchTarget("jedis-pool-" + size, "Jedis, JedisPool of " + size, redis, Kind.PEER,
                     (host, port, threads) -> new JedisPoolClient(host, port, size, timeout)));
         }
 
         Backend memcached = Backend.MEMCACHED;
-        targets.add(new BenchTarget("ours-single", "CacheTemplate, SINGLE", memcached, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, StrategySpec.single()))));
-        targets.add(new BenchTarget("ours-multi", "CacheTemplate, MULTI(" + cores + ")", memcached, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, multi))));
-        targets.add(new BenchTarget("ours-pooled-8", "CacheTemplate, POOLED(8)", memcached, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, pooled(8, timeout)))));
-        targets.add(new BenchTarget(ADAPTIVE, "CacheTemplate, adaptive (starts MULTI(" + cores + "))", memcached,
-                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(memcached(host, port, timeout, multi), timings)));
-        targets.add(new BenchTarget("ours-x-single", "CacheTemplate, SINGLE on the XMemcached driver", memcached, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, StrategySpec.single(),
-                        MemcachedDriver.XMEMCACHED))));
-        targets.add(new BenchTarget("ours-x-multi", "CacheTemplate, MULTI(" + cores + ") on the XMemcached driver", memcached,
-                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, multi,
-                        MemcachedDriver.XMEMCACHED))));
-        targets.add(new BenchTarget("ours-x-pooled-8", "CacheTemplate, POOLED(8) on the XMemcached driver", memcached,
-                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new CacheTemplateClient(memcached(host, port, timeout, pooled(8, timeout),
-                        MemcachedDriver.XMEMCACHED))));
-        targets.add(new BenchTarget("ours-x-adaptive", "CacheTemplate, adaptive on the XMemcached driver (starts MULTI(" + cores
-                + "))", memcached, Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(
-                        memcached(host, port, timeout, multi, MemcachedDriver.XMEMCACHED), timings)));
+        templates(targets, memcached, "ours-", "", cores, new int[] {8}, timeout, timings,
+                (host, port, strategy) -> memcached(host, port, timeout, strategy, MemcachedDriver.SPYMEMCACHED));
+        templates(targets, memcached, "ours-x-", " on the XMemcached driver", cores, new int[] {8}, timeout, timings,
+                (host, port, strategy) -> memcached(host, port, timeout, strategy, MemcachedDriver.XMEMCACHED));
+        targets.add(new BenchTarget(BOOT_DEFAULT, "CacheTemplate bean of a Spring Boot context with the starter's defaults (only"
+                + " adaptive-cache.memcached.servers set; Actuator and Micrometer present)", memcached, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> BootDefaultClient.open(memcached, host, port)));
         targets.add(new BenchTarget("spy-single", "spymemcached by hand, one client", memcached, Kind.HAND_WRITTEN,
                 (host, port, threads) -> SpymemcachedClients.shared(host, port, timeout)));
         targets.add(new BenchTarget("spy-array", "spymemcached by hand, array of " + cores + " clients round-robin", memcached,
@@ -131,17 +134,8 @@ public final class Targets {
                 Kind.HAND_WRITTEN, (host, port, threads) -> new XMemcachedPoolClient(host, port, 1, timeout)));
 
         Backend cluster = Backend.REDIS_CLUSTER;
-        targets.add(new BenchTarget("ours-single", "CacheTemplate, SINGLE (one cluster connection)", cluster, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new CacheTemplateClient(cluster(host, port, timeout, StrategySpec.single()))));
-        targets.add(new BenchTarget("ours-multi", "CacheTemplate, MULTI(" + cores + ") cluster connections", cluster,
-                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new CacheTemplateClient(cluster(host, port, timeout, multi))));
-        for (int size : new int[] {8, 50}) {
-            targets.add(new BenchTarget("ours-pooled-" + size, "CacheTemplate, POOLED(" + size + ") cluster connections", cluster,
-                    Kind.ADAPTIVE_CACHE,
-                    (host, port, threads) -> new CacheTemplateClient(cluster(host, port, timeout, pooled(size, timeout)))));
-        }
-        targets.add(new BenchTarget(ADAPTIVE, "CacheTemplate, adaptive (starts MULTI(" + cores + "))", cluster, Kind.ADAPTIVE_CACHE,
-                (host, port, threads) -> new AdaptiveTemplateClient(cluster(host, port, timeout, multi), timings)));
+        templates(targets, cluster, "ours-", " on cluster connections", cores, new int[] {8, 50}, timeout, timings,
+                (host, port, strategy) -> cluster(host, port, timeout, strategy));
         targets.add(new BenchTarget("lettuce-cluster", "Lettuce by hand, one shared cluster connection (Spring Data's default)",
                 cluster, Kind.HAND_WRITTEN, (host, port, threads) -> LettuceClients.cluster(host, port, timeout)));
         targets.add(new BenchTarget("jedis-cluster", "Jedis, JedisCluster with a pool of 50 per node", cluster, Kind.PEER,
@@ -149,12 +143,50 @@ public final class Targets {
         return List.copyOf(targets);
     }
 
+    /**
+     * Whether a target runs on the production timings of {@link BootDefaults} rather than a run's.
+     * @param id a target id, with or without {@code @transport} and an A/A twin's suffix
+     * @return whether it is the Boot-built default
+     */
+    public static boolean bootBuilt(String id) {
+        return id.equals(BOOT_DEFAULT) || id.startsWith(BOOT_DEFAULT + "@") || id.startsWith(BOOT_DEFAULT + "#");
+    }
+
+    /**
+     * Our template on each fixed strategy, SINGLE, MULTI at one connection per core and POOLED at
+     * each size, and adaptive starting on MULTI: the same ids on every backend
+     * ({@code ours-single}, ..., {@value #ADAPTIVE}), so that goals name them alike.
+     */
+    private static void templates(List<BenchTarget> targets, Backend backend, String idPrefix, String on, int cores, int[] poolSizes,
+            Duration timeout, AdaptiveTimings timings, TemplateOpener opener) {
+        StrategySpec multi = StrategySpec.multi(cores, SelectorType.ROUND_ROBIN);
+        targets.add(fixed(backend, idPrefix + "single", "SINGLE" + on, StrategySpec.single(), opener));
+        targets.add(fixed(backend, idPrefix + "multi", "MULTI(" + cores + ")" + on, multi, opener));
+        for (int size : poolSizes) {
+            targets.add(fixed(backend, idPrefix + "pooled-" + size, "POOLED(" + size + ")" + on, pooled(size, timeout), opener));
+        }
+        targets.add(new BenchTarget(idPrefix + "adaptive", "CacheTemplate, adaptive (starts MULTI(" + cores + "))" + on, backend,
+                Kind.ADAPTIVE_CACHE, (host, port, threads) -> new AdaptiveTemplateClient(opener.open(host, port, multi), timings)));
+    }
+
+    /** Our template on one fixed strategy. */
+    private static BenchTarget fixed(Backend backend, String id, String strategy, StrategySpec spec, TemplateOpener opener) {
+        return new BenchTarget(id, "CacheTemplate, " + strategy, backend, Kind.ADAPTIVE_CACHE,
+                (host, port, threads) -> new CacheTemplateClient(opener.open(host, port, spec)));
+    }
+
+    /** Starts a template of one backend and driver on a strategy. */
+    @FunctionalInterface
+    private interface TemplateOpener {
+
+        ManagedCacheTemplate open(String host, int port, StrategySpec strategy);
+    }
+
     private static StrategySpec pooled(int size, Duration maxWait) {
         return StrategySpec.pooled(new PoolSettings(size, size, 0, maxWait));
     }
 
-    private static ManagedCacheTemplate redis(String host, int port, Duration timeout,
-            StrategySpec strategy) {
+    private static ManagedCacheTemplate redis(String host, int port, Duration timeout, StrategySpec strategy) {
         return redis(host, port, timeout, strategy, RedisDriver.LETTUCE);
     }
 
@@ -163,13 +195,13 @@ public final class Targets {
                 .strategy(strategy).start();
     }
 
-    private static ManagedCacheTemplate cluster(String host, int port, Duration timeout, StrategySpec strategy) {
-        return RedisClusterCacheTemplates.builder().nodes(host + ":" + port).commandTimeout(timeout).strategy(strategy).start();
+    private static ManagedCacheTemplate uncoalesced(String host, int port, Duration timeout, StrategySpec strategy) {
+        return RedisCacheTemplates.builder().uri("redis://" + host + ":" + port).commandTimeout(timeout).coalesceWrites(false)
+                .strategy(strategy).start();
     }
 
-    private static ManagedCacheTemplate memcached(String host, int port, Duration timeout,
-            StrategySpec strategy) {
-        return memcached(host, port, timeout, strategy, MemcachedDriver.SPYMEMCACHED);
+    private static ManagedCacheTemplate cluster(String host, int port, Duration timeout, StrategySpec strategy) {
+        return RedisClusterCacheTemplates.builder().nodes(host + ":" + port).commandTimeout(timeout).strategy(strategy).start();
     }
 
     private static ManagedCacheTemplate memcached(String host, int port, Duration timeout, StrategySpec strategy,

@@ -18,8 +18,7 @@ class StalenessProbeTests {
     @Test
     void aReaderOfTheStoreItselfShouldShowNoWriteStale() {
         ConcurrentHashMap<String, byte[]> store = new ConcurrentHashMap<>();
-        StalenessProbe probe = new StalenessProbe("probe", store::put, store::get, () -> {
-        }, Duration.ofMillis(2), Duration.ofNanos(200_000));
+        StalenessProbe probe = probe(store, store::get);
         Histogram staleness = run(probe);
         assertThat(staleness.getTotalCount()).as("writes in %s every 2 ms", RUN).isGreaterThan(20);
         assertThat(staleness.getMaxValue()).as("a read that began after a write completed saw it").isZero();
@@ -27,9 +26,7 @@ class StalenessProbeTests {
 
     @Test
     void aReaderThatNeverSeesAWriteShouldShowEveryWriteStaleForAboutTheRestOfTheRun() {
-        ConcurrentHashMap<String, byte[]> store = new ConcurrentHashMap<>();
-        StalenessProbe probe = new StalenessProbe("probe", store::put, key -> null, () -> {
-        }, Duration.ofMillis(2), Duration.ofNanos(200_000));
+        StalenessProbe probe = probe(new ConcurrentHashMap<>(), key -> null);
         Histogram staleness = run(probe);
         assertThat(staleness.getTotalCount()).isGreaterThan(20);
         assertThat(staleness.getMinNonZeroValue()).isEqualTo(staleness.getMinValue()).as("every write stale").isPositive();
@@ -40,12 +37,17 @@ class StalenessProbeTests {
     @Test
     void aSecondRunShouldMeasureOnlyItsOwnWrites() {
         ConcurrentHashMap<String, byte[]> store = new ConcurrentHashMap<>();
-        StalenessProbe probe = new StalenessProbe("probe", store::put, store::get, () -> {
-        }, Duration.ofMillis(2), Duration.ofNanos(200_000));
+        StalenessProbe probe = probe(store, store::get);
         Histogram first = run(probe);
         Histogram second = run(probe);
         assertThat(second.getTotalCount()).isBetween(first.getTotalCount() / 3, first.getTotalCount() * 3);
         assertThat(second.getMaxValue()).isZero();
+    }
+
+    /** A probe writing into {@code store} every 2 ms and reading through {@code reader} every 0.2 ms. */
+    private static StalenessProbe probe(ConcurrentHashMap<String, byte[]> store, StalenessProbe.Reader reader) {
+        return new StalenessProbe("probe", store::put, reader, () -> {
+        }, Duration.ofMillis(2), Duration.ofNanos(200_000));
     }
 
     private static Histogram run(StalenessProbe probe) {

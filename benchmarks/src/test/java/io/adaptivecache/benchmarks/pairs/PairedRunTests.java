@@ -1,5 +1,7 @@
 package io.adaptivecache.benchmarks.pairs;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,6 +22,16 @@ class PairedRunTests {
             List<String> even = PairedRun.order(targets, cycle + 1);
             assertThat(even).containsExactly(odd.get(1), odd.get(0));
         }
+    }
+
+    @Test
+    void theBootBuiltDefaultGetsASettleLimitOfItsOwnAndTheOthersTheRuns() {
+        Duration any = Duration.ofSeconds(1);
+        PairedRun.Settings settings = new PairedRun.Settings(Path.of("out"), List.of(1), List.of(100), List.of(), Map.of(), any,
+                new ClientTimings(any, any, any, any), any, Duration.ofSeconds(12), Duration.ofSeconds(125), any, any, 1, 1, 1, 0.2, "1g");
+
+        assertThat(settings.settle("boot-default")).isEqualTo(Duration.ofSeconds(125));
+        assertThat(settings.settle("ours-adaptive-jedis@io_uring")).isEqualTo(Duration.ofSeconds(12));
     }
 
     @Test

@@ -1,18 +1,23 @@
 package io.adaptivecache.benchmarks.pairs;
 
 import java.awt.image.BufferedImage;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.adaptivecache.benchmarks.load.Backend;
 import io.adaptivecache.benchmarks.load.LoadedClient;
 import io.adaptivecache.benchmarks.load.PhaseLoad;
+import io.adaptivecache.benchmarks.targets.BootDefaults;
 import io.adaptivecache.benchmarks.targets.Targets;
+import io.adaptivecache.redis.RedisTransport;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class PhaseRunTests {
 
@@ -29,7 +34,71 @@ class PhaseRunTests {
             assertThat(PhaseGoals.targets(backend)).isNotEmpty().allSatisfy(target -> assertThat(catalog)
                     .as("%s on %s", target, backend).contains(target.replaceAll("@.*", "")));
             assertThat(PhaseGoals.targets(backend)).containsAll(PhaseGoals.adaptive(backend));
+            assertThat(PhaseGoals.targets(backend, PhasePlan.named("surge"))).allSatisfy(target -> assertThat(catalog)
+                    .as("%s on %s", target, backend).contains(target.replaceAll("@.*", "")));
         }
+    }
+
+    @Test
+    void theBootBuiltDefaultRunsBesideTheHarnessBuiltAdaptiveTemplateInEverySequenceButTheSurge() {
+        assertThat(PhaseGoals.targets(Backend.REDIS, CALLERS)).startsWith("ours-adaptive-jedis@io_uring", "boot-default");
+        assertThat(PhaseGoals.targets(Backend.MEMCACHED, PhasePlan.named("size"))).startsWith("ours-adaptive", "ours-x-adaptive",
+                "boot-default");
+        assertThat(PhaseGoals.adaptive(Backend.REDIS)).containsExactly("ours-adaptive-jedis@io_uring", "boot-default");
+        // A surge holds the Boot-built default to the fixed MULTI(N) it starts on, and runs nothing else.
+        assertThat(PhaseGoals.targets(Backend.REDIS, PhasePlan.named("surge"))).containsExactly("boot-default", "ours-multi@io_uring");
+        assertThat(PhaseGoals.targets(Backend.MEMCACHED, PhasePlan.named("surge"))).containsExactly("boot-default", "ours-multi");
+    }
+
+    @Test
+    void theBootBuiltDefaultIsHeldToItsOwnGoalsAfterSettlingInEveryPhase() {
+        for (Backend backend : List.of(Backend.REDIS, Backend.MEMCACHED)) {
+            List<Goal> boot = PhaseGoals.settled(backend).stream().filter(goal -> goal.numerator().equals("boot-default")).toList();
+            assertThat(boot).extracting(Goal::panel).containsExactly(PhaseGoals.BOOT_SETTLED_FIXED, PhaseGoals.BOOT_SETTLED_PEER);
+            Goal fixed = boot.get(0);
+            Goal peer = boot.get(1);
+            for (int callers : new int[] {1, 4, 8, 50, 200}) {
+                assertThat(fixed.threshold(callers)).as("over our best fixed at %d callers", callers).isEqualTo(0.97);
+                assertThat(peer.threshold(callers)).as("over the best peer at %d callers", callers).isEqualTo(callers >= 50 ? 1.5 : 1.0);
+            }
+            assertThat(fixed.bestOf()).doesNotContain("boot-default").allSatisfy(target -> assertThat(target).startsWith("ours-"));
+            assertThat(peer.bestOf()).containsExactlyElementsOf(backend == Backend.REDIS ? PhaseGoals.REDIS_PEERS
+                    : PhaseGoals.MEMCACHED_PEERS);
+            assertThat(PhaseGoals.whole(backend)).noneMatch(goal -> goal.numerator().equals("boot-default"));
+        }
+    }
+
+    @Test
+    void theSurgeStepsFromEightToTwoHundredCallersOnLengthsOfItsOwnAndWindowsOfTheProductionLength() {
+        PhasePlan surge = PhasePlan.named(List.of("callers", "surge"), Duration.ofSeconds(80), Duration.ofSeconds(70)).get(1);
+        Duration run = Duration.ofSeconds(6);
+
+        assertThat(surge.phases()).extracting(PhasePlan.Phase::callers).containsExactly(8, 200);
+        assertThat(surge.length(0, run)).isEqualTo(Duration.ofSeconds(80));
+        assertThat(surge.length(1, run)).isEqualTo(Duration.ofSeconds(70));
+        assertThat(surge.window(Duration.ofMillis(250))).isEqualTo(BootDefaults.read().window());
+        assertThat(surge.surge()).isTrue();
+        assertThat(surge.step()).isEqualTo(1);
+        assertThat(PhasePlan.named("surge").length(0, run)).isEqualTo(PhasePlan.SURGE_SETTLE);
+        // The other sequences keep the run's length and window.
+        assertThat(CALLERS.length(3, run)).isEqualTo(run);
+        assertThat(CALLERS.window(Duration.ofMillis(250))).isEqualTo(Duration.ofMillis(250));
+        assertThat(CALLERS.surge()).isFalse();
+        assertThatIllegalArgumentException().isThrownBy(() -> PhasePlan.surge(Duration.ofSeconds(80), Duration.ofMillis(500)))
+                .withMessageContaining("at least one window");
+    }
+
+    @Test
+    void theBootBuiltDefaultSettlesByItsOwnTimingsAndTakesTheTransportTheStarterPicks() {
+        PhaseRun.Settings settings = new PhaseRun.Settings(Path.of("out"), List.of(Backend.REDIS), List.of(CALLERS), Map.of(),
+                new ClientTimings(Duration.ofSeconds(5), Duration.ofMillis(250), Duration.ofMillis(1250), Duration.ofMillis(1250)),
+                Duration.ofSeconds(6), 1, 0.2, "1g");
+
+        assertThat(settings.settleBound("ours-adaptive-jedis@io_uring")).isEqualTo(BOUND);
+        assertThat(settings.settleBound("boot-default")).isEqualTo(BootDefaults.read().settleBound());
+        assertThat(WorkerProcess.transport("boot-default")).isEqualTo(RedisTransport.AUTO);
+        assertThat(WorkerProcess.transport("ours-multi")).isEqualTo(RedisTransport.NIO);
+        assertThat(WorkerProcess.transport("ours-multi@io_uring")).isEqualTo(RedisTransport.IO_URING);
     }
 
     @Test
@@ -129,6 +198,28 @@ class PhaseRunTests {
         // Targets without slices get no panel: two panels fill one row either way.
         assertThat(three.getHeight()).isEqualTo(one.getHeight());
         assertThat(one.getWidth()).isGreaterThanOrEqualTo(1000);
+    }
+
+    @Test
+    void eachPhaseOfTheTimelineTakesAsManyWindowsAsItsLongestSlice() {
+        PhasePlan surge = PhasePlan.surge(Duration.ofSeconds(6), Duration.ofSeconds(4));
+        List<PhaseSlice> slices = new ArrayList<>();
+        for (String target : List.of("boot-default", "ours-multi@io_uring")) {
+            for (int index = 0; index < 2; index++) {
+                int windows = index == 0 ? 6 : 4;
+                double[] rates = new double[windows];
+                String[] strategies = new String[windows];
+                java.util.Arrays.fill(rates, 1_000);
+                java.util.Arrays.fill(strategies, target.equals("boot-default") ? "MULTI(2)" : "-");
+                slices.add(new PhaseSlice(Backend.REDIS, "surge", index, surge.phases().get(index).workload(Backend.REDIS, false), 1, 0,
+                        target, 1_000, 1_000, 0, 10, 0, strategies[0], List.of(), rates, strategies, 0, 0, ""));
+            }
+        }
+
+        assertThat(PhaseCharts.offsets(2, slices)).containsExactly(0, 6, 10);
+        assertThat(PhaseCharts.offsets(CALLERS.phases().size(), List.of())).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(PhaseCharts.render("t", surge, slices, List.of("boot-default", "ours-multi@io_uring"), Duration.ofSeconds(1), 0.2)
+                .getWidth()).isGreaterThanOrEqualTo(1000);
     }
 
     private static PhaseSlice phase(int cycle, String target, double settled, double whole, long[] switchesAt) {

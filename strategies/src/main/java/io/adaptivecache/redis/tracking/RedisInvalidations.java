@@ -19,6 +19,8 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import org.jspecify.annotations.Nullable;
 
+import static io.adaptivecache.internal.Arguments.positive;
+
 /**
  * Builds the Redis {@link InvalidationSource} of near caches
  * ({@link io.adaptivecache.near.NearCacheTemplates#redis}): one dedicated RESP3 connection per
@@ -83,7 +85,8 @@ public final class RedisInvalidations {
          * {@code rediss://}); it must be the server the near caches' templates use.
          * @param uri the URI
          * @return this builder
-         * @throws IllegalArgumentException if the URI is malformed
+         * @throws IllegalArgumentException if the URI is malformed, or a Sentinel URI
+         *     ({@code redis-sentinel://}, refused as the template's builder refuses it)
          */
         public Builder uri(String uri) {
             return uri(RedisCacheTemplates.parseUri(uri));
@@ -93,9 +96,12 @@ public final class RedisInvalidations {
          * The Redis server.
          * @param uri the URI
          * @return this builder
+         * @throws IllegalArgumentException if the URI names Sentinels, which are not supported yet
+         *     ({@link RedisCacheTemplates#refuseSentinel(RedisURI)})
          */
         public Builder uri(RedisURI uri) {
-            this.uri = Objects.requireNonNull(uri, "uri");
+            // The template's check and words: the source must reach the template's server, which no template reaches through Sentinels.
+            this.uri = RedisCacheTemplates.refuseSentinel(Objects.requireNonNull(uri, "uri"));
             return this;
         }
 
@@ -224,14 +230,6 @@ public final class RedisInvalidations {
                     this.heartbeatInterval, this.heartbeatTimeout, this.maxReconnectDelay, this.connectTimeout.multipliedBy(2));
             source.start();
             return source;
-        }
-
-        private static Duration positive(Duration duration, String what) {
-            Objects.requireNonNull(duration, what);
-            if (duration.isNegative() || duration.isZero()) {
-                throw new IllegalArgumentException("The " + what + " must be positive, was " + duration);
-            }
-            return duration;
         }
     }
 }
