@@ -33,6 +33,8 @@ public abstract class CacheTemplateContract {
     private static final Duration TOUCHED_TTL = Duration.ofSeconds(2);
 
     protected ManagedCacheTemplate template;
+    /** What the servers had open before this test's first template, so the test can leave them as it found them. */
+    private List<Integer> connectionsBeforeTest;
     protected final String prefix = UUID.randomUUID().toString().substring(0, 8) + ":";
 
     /** Builds and starts a template to the test server(s) with this strategy. */
@@ -42,6 +44,9 @@ public abstract class CacheTemplateContract {
     protected abstract List<Integer> serverConnections();
 
     protected CacheOperations<String> start(StrategySpec strategy) {
+        if (connectionsBeforeTest == null) {
+            connectionsBeforeTest = serverConnections();
+        }
         template = startTemplate(strategy);
         return template.withCodec(ValueCodec.utf8());
     }
@@ -50,6 +55,34 @@ public abstract class CacheTemplateContract {
     void closeTemplate() {
         if (template != null) {
             template.close();
+        }
+        if (connectionsBeforeTest != null) {
+            waitForServersToClose(connectionsBeforeTest);
+        }
+    }
+
+    /**
+     * Waits until no server holds more connections than before the test. A server counts a closed connection a moment after
+     * the client has closed it; the next test's connection count must not read this test's connections as its baseline.
+     * Not an assertion: a test about closing asserts it itself.
+     */
+    private void waitForServersToClose(List<Integer> before) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (System.nanoTime() < deadline) {
+            List<Integer> now = serverConnections();
+            boolean closed = true;
+            for (int i = 0; i < now.size() && i < before.size(); i++) {
+                closed &= now.get(i) <= before.get(i);
+            }
+            if (closed) {
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
