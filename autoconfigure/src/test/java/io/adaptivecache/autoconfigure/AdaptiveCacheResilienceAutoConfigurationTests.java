@@ -10,6 +10,7 @@ import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.GuardStatus;
 import io.adaptivecache.testservers.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -52,6 +53,11 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
             assertThat(guard.retry()).isFalse();
             assertThat(guard.bulkheadAvailable()).isEqualTo(-1);
             assertThat(template.stats().failureMode()).isEqualTo(CacheFailureMode.FAIL_FAST);
+            CircuitBreaker breaker = context.getBean(Resilience4jCallGuards.class).registries().circuitBreakers()
+                    .find("adaptive-cache-redis").orElseThrow();
+            assertThat(breaker.getCircuitBreakerConfig().getSlidingWindowSynchronizationStrategy())
+                    .as("every call records its outcome in the window; no lock shared by all callers")
+                    .isEqualTo(CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.LOCK_FREE);
         });
     }
 

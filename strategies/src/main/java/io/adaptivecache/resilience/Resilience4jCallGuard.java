@@ -71,7 +71,9 @@ public final class Resilience4jCallGuard implements CallGuard {
     /**
      * The breaker configuration this library recommends for a cache: opens when half the last
      * 100 calls (at least 20) failed or took over 500 ms, stays open 5 s, then lets 5 trial
-     * calls through; counts only server failures (see the class comment).
+     * calls through; counts only server failures (see the class comment). Its sliding window is
+     * lock-free: every call records its outcome in it, and Resilience4j's default window takes one
+     * lock for all callers (at 200 callers on memcached it cost a tenth of the throughput).
      * @return a builder to adjust further
      */
     public static CircuitBreakerConfig.Builder circuitBreakerDefaults() {
@@ -87,6 +89,7 @@ public final class Resilience4jCallGuard implements CallGuard {
     public static CircuitBreakerConfig.Builder circuitBreakerDefaults(Duration waitDurationInOpenState) {
         return CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSynchronizationStrategy(CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.LOCK_FREE)
                 .slidingWindowSize(100)
                 .minimumNumberOfCalls(20)
                 .failureRateThreshold(50)

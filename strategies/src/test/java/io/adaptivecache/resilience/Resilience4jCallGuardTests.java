@@ -18,6 +18,7 @@ import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.retry.Retry;
 import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterEach;
@@ -61,6 +62,12 @@ class Resilience4jCallGuardTests {
             attempts.incrementAndGet();
             return CompletableFuture.completedFuture("ok");
         };
+    }
+
+    @Test
+    void theRecommendedBreakerShouldRecordOutcomesWithoutALockSharedByAllCallers() {
+        assertThat(Resilience4jCallGuard.circuitBreakerDefaults().build().getSlidingWindowSynchronizationStrategy())
+                .isEqualTo(CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.LOCK_FREE);
     }
 
     @Test
