@@ -2,6 +2,7 @@ package io.adaptivecache.strategy;
 
 import java.time.Duration;
 import java.util.NoSuchElementException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -31,13 +32,16 @@ import org.jspecify.annotations.Nullable;
  * client hung). So the pool keeps what is returned, and its evictor, on a thread of its own,
  * closes idle connections beyond max-idle every {@link #TRIM_EVERY}.
  *
- * <p>The pool is fair: a connection that comes back goes to the caller that has waited longest.
- * Unfair (commons-pool2's default), a caller in a closed loop that returns a connection takes it
- * again before the waiter it woke can, so under a surge of callers the waiters that lose the race
- * wait out max-wait and fail while the others are served thousands of times. A fair pool makes a
- * contended pool slower, and such a pool is the one the adaptive policy leaves within seconds;
- * the failed calls in those seconds are what fairness removes. A {@link PoolConfigCustomizer} can
- * turn it off.
+ * <p>Callers get their turns in order: a connection that comes back goes to the caller that has
+ * waited longest. Unfair (commons-pool2's default), a caller in a closed loop that returns a
+ * connection takes it again before the waiter it woke can, so under a surge of callers the waiters
+ * that lose the race wait out max-wait and fail while the others are served thousands of times.
+ * The order is kept by a fair semaphore of max-total permits taken before the borrow, not by the
+ * pool's own fairness: that one makes the pool's lock fair, and every borrow and return takes that
+ * lock, so with as many callers as connections (none waiting for a connection) each of them queued
+ * for the lock in turn; a fair semaphore queues a caller only when every permit is taken, and the
+ * pool behind it always has a connection to give. {@link GenericObjectPoolConfig#setFairness} set
+ * by a {@link PoolConfigCustomizer} decides whether turns are in order (on unless it turns it off).
  */
 final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
 
@@ -47,6 +51,8 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
     static final Duration TRIM_EVERY = Duration.ofSeconds(1);
 
     private final GenericObjectPool<Lease> pool;
+    /** One permit per connection the pool may hold, taken before a borrow; null for a pool without a bound. */
+    private final @Nullable Semaphore turns;
     private final long maxWaitMillis;
     /** The same wait as a Duration, made once: commons-pool2 would make one from the millis on every borrow. */
     private final Duration maxWait;
@@ -77,6 +83,9 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
             config.setTimeBetweenEvictionRuns(TRIM_EVERY);
             config.setNumTestsPerEvictionRun(config.getMaxTotal() < 0 ? Integer.MAX_VALUE : config.getMaxTotal());
         }
+        // Turns are kept in order by the semaphore; the pool's own lock stays unfair (see the class comment).
+        this.turns = config.getMaxTotal() > 0 ? new Semaphore(config.getMaxTotal(), config.getFairness()) : null;
+        config.setFairness(false);
         this.pool = new GenericObjectPool<>(new LeaseFactory(), config);
         this.maxWaitMillis = settings.maxWait().toMillis();
         this.maxWait = Duration.ofMillis(this.maxWaitMillis);
@@ -111,21 +120,31 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
         }
         long start = System.nanoTime();
         waiting.incrementAndGet();
+        boolean turnTaken = false;
         try {
+            // The timed form keeps a fair semaphore's order even when a permit is free (the untimed one barges).
+            if (turns != null && !(turnTaken = turns.tryAcquire(maxWaitMillis, TimeUnit.MILLISECONDS))) {
+                throw new NoSuchElementException("Timeout waiting for a turn");
+            }
             return pool.borrowObject(maxWait);
         }
         catch (NoSuchElementException ex) {
-            countOut(inFlight);
+            giveBack(turnTaken);
             throw new CachePoolExhaustedException("No pooled connection to " + factory.describe() + " became free within "
                     + maxWaitMillis + " ms (max-total " + spec.pool().maxTotal() + "); raise max-total or max-wait, or use MULTI",
                     ex);
         }
         catch (CacheException ex) {
-            countOut(inFlight);
+            giveBack(turnTaken);
             throw ex;
         }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            giveBack(turnTaken);
+            throw new CacheConnectionException("Interrupted while waiting for a pooled connection to " + factory.describe(), ex);
+        }
         catch (Exception ex) {
-            countOut(inFlight);
+            giveBack(turnTaken);
             throw new CacheConnectionException("Cannot borrow a pooled connection to " + factory.describe(), ex);
         }
         finally {
@@ -133,6 +152,25 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
             borrows.increment();
             borrowWaitNanos.add(System.nanoTime() - start);
         }
+    }
+
+    /** After a failed borrow: the caller's turn and its count in flight go back. */
+    private void giveBack(boolean turnTaken) {
+        Semaphore turns = this.turns;
+        if (turnTaken && turns != null) {
+            turns.release();
+        }
+        countOut(inFlight);
+    }
+
+    /** @return whether borrows and returns take the pool's lock in arrival order (never: turns are ordered before it) */
+    boolean poolLockFair() {
+        return pool.getFairness();
+    }
+
+    /** @return whether waiting callers get their turns in arrival order */
+    boolean turnsInOrder() {
+        return turns != null && turns.isFair();
     }
 
     @Override
@@ -167,6 +205,11 @@ final class PooledConnectionStrategy<C> extends AbstractConnectionStrategy<C> {
         @Override
         public void release() {
             pool.returnObject(this);
+            // After the return, so that the caller given this turn finds the connection idle in the pool.
+            Semaphore turns = PooledConnectionStrategy.this.turns;
+            if (turns != null) {
+                turns.release();
+            }
             countOut(inFlight);
         }
     }
