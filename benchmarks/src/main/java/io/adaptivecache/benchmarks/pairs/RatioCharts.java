@@ -8,9 +8,9 @@ import java.awt.RenderingHints;
 import java.awt.Shape;
 import java.awt.font.FontRenderContext;
 import java.awt.font.LineMetrics;
-import java.awt.geom.Arc2D;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Line2D;
+import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -33,8 +33,9 @@ import javax.imageio.ImageIO;
 /**
  * A PNG of ratio charts as small multiples: one panel per {@link RatioPanel}, caller counts across,
  * the ratio up, one colour per numerator, each point its median with a whisker for its 95% interval,
- * and the goal's threshold a dashed segment per caller count. The marker's fill shows the verdict, so
- * that a reader sees at a glance which goals are met, missed or still undecided.
+ * and the goal's threshold a dashed segment per caller count. The marker shows the verdict, so that a
+ * reader sees at a glance which goals are met (a filled circle), missed (a hollow one) or still
+ * undecided (a filled diamond).
  * <p>
  * Drawn with plain Java2D rather than a charting library: the chart needs a marker per point (the
  * verdict), whiskers offset per series within a category and a threshold that changes per category,
@@ -106,7 +107,16 @@ public final class RatioCharts {
     private static final int PAD = 14;
 
     /** Radius of a point's marker. */
-    private static final double RADIUS = 5.5;
+    static final double RADIUS = 5.5;
+
+    /**
+     * Half the diagonal of the undecided marker's diamond: its corners reach past a circle's edge, so that
+     * its outline differs from the met marker's as its fill differs from the missed one's.
+     */
+    static final double DIAMOND = 7.5;
+
+    /** Width of a verdict marker's icon in the key: the diamond's, the widest. */
+    private static final int MARKER_ICON = (int) Math.ceil(2 * DIAMOND);
 
     /** Widest horizontal offset between two series of a category, so that neighbours' whiskers stay apart. */
     private static final double SERIES_STEP = 16;
@@ -223,10 +233,10 @@ public final class RatioCharts {
     private static List<LegendItem> key() {
         Color ink = new Color(0x444444);
         List<LegendItem> items = new ArrayList<>();
-        items.add(new LegendItem("met", 12, (g, x, y) -> marker(g, Verdict.MET, x + 6, y, ink)));
-        items.add(new LegendItem("missed", 12, (g, x, y) -> marker(g, Verdict.MISSED, x + 6, y, ink)));
-        items.add(new LegendItem("undecided", 12, (g, x, y) -> marker(g, Verdict.UNDECIDED, x + 6, y, ink)));
-        items.add(new LegendItem("no goal", 12, (g, x, y) -> marker(g, Verdict.NONE, x + 6, y, ink)));
+        items.add(new LegendItem("met", MARKER_ICON, (g, x, y) -> marker(g, Verdict.MET, x + MARKER_ICON / 2.0, y, ink)));
+        items.add(new LegendItem("missed", MARKER_ICON, (g, x, y) -> marker(g, Verdict.MISSED, x + MARKER_ICON / 2.0, y, ink)));
+        items.add(new LegendItem("undecided", MARKER_ICON, (g, x, y) -> marker(g, Verdict.UNDECIDED, x + MARKER_ICON / 2.0, y, ink)));
+        items.add(new LegendItem("no goal", MARKER_ICON, (g, x, y) -> marker(g, Verdict.NONE, x + MARKER_ICON / 2.0, y, ink)));
         items.add(new LegendItem("goal", 24, (g, x, y) -> goalLine(g, x, x + 24, y)));
         items.add(new LegendItem("median and 95% interval", 12, (g, x, y) -> {
             whisker(g, x + 6, y - 8, y + 8, ink);
@@ -392,10 +402,12 @@ public final class RatioCharts {
     }
 
     /**
-     * A point's marker: filled circle when the goal is met, hollow when missed, half-filled when undecided
-     * (the fill says how much of the interval clears the goal), a small square without a goal.
+     * A point's marker, the same in the panels and in the key: a filled circle when the goal is met, a
+     * hollow circle with a thick ring when missed, a filled diamond when undecided, a small square without
+     * a goal. Each verdict differs from the others in shape or fill, so that none reads as another at the
+     * drawn size (a half-filled circle, tried first, read as hollow, that is as missed).
      */
-    private static void marker(Graphics2D g, Verdict verdict, double x, double y, Color colour) {
+    static void marker(Graphics2D g, Verdict verdict, double x, double y, Color colour) {
         Verdict shown = (verdict != null) ? verdict : Verdict.NONE;
         switch (shown) {
             case MET -> {
@@ -406,16 +418,18 @@ public final class RatioCharts {
                 g.setColor(Color.WHITE);
                 g.fill(circle(x, y, RADIUS));
                 g.setColor(colour);
-                g.setStroke(new BasicStroke(2f));
-                g.draw(circle(x, y, RADIUS - 1));
+                g.setStroke(new BasicStroke(2.4f));
+                g.draw(circle(x, y, RADIUS - 1.2));
             }
             case UNDECIDED -> {
-                g.setColor(Color.WHITE);
-                g.fill(circle(x, y, RADIUS));
+                Path2D.Double diamond = new Path2D.Double();
+                diamond.moveTo(x, y - DIAMOND);
+                diamond.lineTo(x + DIAMOND, y);
+                diamond.lineTo(x, y + DIAMOND);
+                diamond.lineTo(x - DIAMOND, y);
+                diamond.closePath();
                 g.setColor(colour);
-                g.fill(new Arc2D.Double(x - RADIUS, y - RADIUS, 2 * RADIUS, 2 * RADIUS, 90, 180, Arc2D.PIE));
-                g.setStroke(new BasicStroke(1.6f));
-                g.draw(circle(x, y, RADIUS - 0.8));
+                g.fill(diamond);
             }
             case NONE -> {
                 g.setColor(colour);
