@@ -118,6 +118,9 @@ public final class RatioCharts {
     /** Width of a verdict marker's icon in the key: the diamond's, the widest. */
     private static final int MARKER_ICON = (int) Math.ceil(2 * DIAMOND);
 
+    /** The x axis's title unless a chart names its own. */
+    static final String CALLERS = "callers";
+
     /** Widest horizontal offset between two series of a category, so that neighbours' whiskers stay apart. */
     private static final double SERIES_STEP = 16;
 
@@ -129,15 +132,29 @@ public final class RatioCharts {
 
     /**
      * Writes one PNG of small multiples, one panel per {@link RatioPanel}, laid out in a grid of at most
-     * {@value #MAX_COLUMNS} columns. Points without pairs are left out; an empty list gives a small image
-     * saying "no data".
+     * {@value #MAX_COLUMNS} columns, with caller counts across. Points without pairs are left out; an
+     * empty list gives a small image saying "no data".
      * @param file the PNG to write (replaced if it exists)
      * @param title the image's title
      * @param panels the panels, in reading order
      * @throws IOException if the file cannot be written
      */
     public static void write(Path file, String title, List<RatioPanel> panels) throws IOException {
-        BufferedImage image = render(title, panels);
+        write(file, title, CALLERS, panels);
+    }
+
+    /**
+     * Writes one PNG of small multiples, as {@link #write(Path, String, List)} does, with the x axis
+     * titled as given: a panel's categories are caller counts for the client benchmarks, connections
+     * for an HTTP load.
+     * @param file the PNG to write (replaced if it exists)
+     * @param title the image's title
+     * @param axis what the categories across count, such as {@code connections}
+     * @param panels the panels, in reading order
+     * @throws IOException if the file cannot be written
+     */
+    public static void write(Path file, String title, String axis, List<RatioPanel> panels) throws IOException {
+        BufferedImage image = render(title, axis, panels);
         try (OutputStream out = Files.newOutputStream(file)) {
             if (!ImageIO.write(image, "png", out)) {
                 throw new IOException("No PNG writer in this JVM");
@@ -152,6 +169,17 @@ public final class RatioCharts {
      * @return the image
      */
     static BufferedImage render(String title, List<RatioPanel> panels) {
+        return render(title, CALLERS, panels);
+    }
+
+    /**
+     * Draws the image without writing it.
+     * @param title the image's title
+     * @param axis the x axis's title
+     * @param panels the panels
+     * @return the image
+     */
+    static BufferedImage render(String title, String axis, List<RatioPanel> panels) {
         String heading = (title != null) ? title : "";
         List<RatioPanel> shown = (panels != null) ? panels.stream().filter(Objects::nonNull).toList() : List.of();
         if (shown.isEmpty()) {
@@ -170,7 +198,7 @@ public final class RatioCharts {
             for (int i = 0; i < shown.size(); i++) {
                 int left = MARGIN + (i % columns) * (PANEL_WIDTH + GAP);
                 int top = header + (i / columns) * (PANEL_HEIGHT + GAP);
-                drawPanel(g, shown.get(i), left, top, colours);
+                drawPanel(g, shown.get(i), left, top, colours, axis);
             }
         }
         finally {
@@ -263,7 +291,7 @@ public final class RatioCharts {
         return colours;
     }
 
-    private static void drawPanel(Graphics2D g, RatioPanel panel, int left, int top, Map<String, Color> shared) {
+    private static void drawPanel(Graphics2D g, RatioPanel panel, int left, int top, Map<String, Color> shared, String axis) {
         g.setColor(FRAME);
         g.setStroke(new BasicStroke(1f));
         g.draw(new Rectangle2D.Double(left + 0.5, top + 0.5, PANEL_WIDTH - 1, PANEL_HEIGHT - 1));
@@ -320,7 +348,7 @@ public final class RatioCharts {
         double plotTop = Math.min(legendBottom + 14, plotBottom - 80);
         Plot plot = new Plot(plotLeft, plotTop, plotRight, plotBottom, scale, categories, series.size());
 
-        drawAxes(g, plot);
+        drawAxes(g, plot, axis);
         drawGoals(g, plot, thresholds);
         for (RatioPoint point : drawable) {
             double x = plot.x(point.threads(), series.indexOf(point.series()));
@@ -333,7 +361,7 @@ public final class RatioCharts {
         }
     }
 
-    private static void drawAxes(Graphics2D g, Plot plot) {
+    private static void drawAxes(Graphics2D g, Plot plot, String axis) {
         g.setFont(TICK);
         double tickAscent = ascent(TICK);
         for (double tick : plot.scale().ticks()) {
@@ -363,7 +391,7 @@ public final class RatioCharts {
             drawCentred(g, Integer.toString(threads), x, plot.bottom() + 6 + tickAscent);
         }
         g.setColor(MUTED);
-        drawCentred(g, "callers", (plot.left() + plot.right()) / 2, plot.bottom() + 12 + 2 * tickAscent + 2);
+        drawCentred(g, axis, (plot.left() + plot.right()) / 2, plot.bottom() + 12 + 2 * tickAscent + 2);
     }
 
     private static void drawGoals(Graphics2D g, Plot plot, Map<Integer, Double> thresholds) {

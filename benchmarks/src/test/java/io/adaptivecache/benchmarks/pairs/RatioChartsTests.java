@@ -122,6 +122,18 @@ class RatioChartsTests {
                 .containsExactly(true, true);
     }
 
+    @Test
+    void theXAxisIsTitledAsTheChartSaysAndCallersByDefault() {
+        List<RatioPanel> panels = realisticPanels();
+
+        BufferedImage byDefault = RatioCharts.render("Axis", panels);
+        BufferedImage callers = RatioCharts.render("Axis", "callers", panels);
+        BufferedImage connections = RatioCharts.render("Axis", "connections", panels);
+
+        assertThat(pixels(byDefault)).isEqualTo(pixels(callers));
+        assertThat(pixels(connections)).isNotEqualTo(pixels(callers));
+    }
+
     /** As the verdict harness makes them: two goal panels with thresholds per caller count, and an A/A control. */
     static List<RatioPanel> realisticPanels() {
         List<RatioPoint> jedis = List.of(point(POOLED, 1, 0.98, 0.04, Verdict.MET),
@@ -151,6 +163,11 @@ class RatioChartsTests {
     private static Interval interval(double median, double halfWidth) {
         // Bootstrap intervals of a median are seldom symmetric.
         return new Interval(median, median - halfWidth, median + 0.8 * halfWidth, 30);
+    }
+
+    /** Every pixel, row by row. */
+    static int[] pixels(BufferedImage image) {
+        return image.getRGB(0, 0, image.getWidth(), image.getHeight(), null, 0, image.getWidth());
     }
 
     private static boolean is(BufferedImage image, int x, int y, Color colour) {
