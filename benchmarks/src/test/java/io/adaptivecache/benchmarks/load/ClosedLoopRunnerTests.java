@@ -51,7 +51,7 @@ class ClosedLoopRunnerTests {
         assertThat(cell.redisWrites()).isNotNull();
         assertThat(cell.redisWrites().commands()).as("commands in the window").isPositive()
                 .as("fewer than all the calls, warm-up included").isLessThan(client.commands.get());
-        // Since the start the ratio would be near 0 (the million writes before the load); over warm-up and window near 1.6.
+        // Since the client's start the ratio would be near 0 (the billion writes before the load); over warm-up and window, below 2.
         assertThat(cell.commandsPerWrite()).isCloseTo(4.0, within(0.1));
     }
 
@@ -80,13 +80,13 @@ class ClosedLoopRunnerTests {
     }
 
     /**
-     * Counts every call as a command. Before the load it had already written a million times (connections' handshakes,
-     * a template's earlier life); through the warm-up each command is a write of its own; from settling on, four commands
-     * share a write. Only the window's difference gives four.
+     * Counts every call as a command. Before the load it had already written a billion times (a template's earlier
+     * life); through the warm-up each command is a write of its own; from settling on, four commands share a write.
+     * Only the window's difference gives four.
      */
     private static final class CountingClient implements LoadedClient {
 
-        static final long AT_START = 1_000_000;
+        static final long AT_START = 1_000_000_000;
 
         final AtomicLong commands = new AtomicLong(0);
 
