@@ -47,10 +47,14 @@ final class PhaseCharts {
     static final int PANEL_HEIGHT = 250;
     /** The height of a line of a panel's switch notes. */
     static final int NOTE_LINE = 13;
+    /** The height of a cycle's strategy strip. */
     static final int STRIP = 7;
+    /** Space around the panels. */
     static final int MARGIN = 20;
+    /** Space between panels. */
     static final int GAP = 18;
     private static final int COLUMNS = 2;
+    /** The title and key above the panels. */
     static final int HEADER = 70;
     private static final int PLOT_LEFT = 58;
     private static final int PLOT_RIGHT = 14;
