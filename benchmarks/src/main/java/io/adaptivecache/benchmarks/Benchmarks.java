@@ -294,7 +294,8 @@ public final class Benchmarks {
             client = target.open(host, port, workload.threads());
         }
         catch (Exception ex) {
-            return new CellResult(target.id(), workload, round, 0, 0, 0, 0, 0, 0, 1, "could not open: " + ex, 0, 0, Settling.FIXED);
+            return new CellResult(target.id(), workload, round, 0, 0, 0, 0, 0, 0, 1, "could not open: " + ex, 0, 0, Settling.FIXED,
+                    null);
         }
         try (client) {
             return runner.run(target.id(), client, workload, round, value);
@@ -334,6 +335,9 @@ public final class Benchmarks {
             line += String.format(Locale.ROOT, "  -> %s, %d switches, last at %.1f s%s", cell.settling().finalStrategy(),
                     cell.settling().switches(), cell.settling().lastSwitchAfter().toMillis() / 1000.0,
                     cell.settling().settled() ? "" : ", not settled");
+        }
+        if (!Double.isNaN(cell.commandsPerWrite())) {
+            line += String.format(Locale.ROOT, "  %.2f cmds/write", cell.commandsPerWrite());
         }
         if (cell.firstError() != null) {
             line += "  first error: " + cell.firstError();

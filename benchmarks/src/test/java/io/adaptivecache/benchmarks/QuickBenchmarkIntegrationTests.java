@@ -12,8 +12,10 @@ import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 
 import io.adaptivecache.benchmarks.load.Backend;
+import io.adaptivecache.benchmarks.load.CellResult;
 import io.adaptivecache.benchmarks.pairs.Slice;
 import io.adaptivecache.benchmarks.pairs.SliceLog;
+import io.adaptivecache.benchmarks.report.CsvLog;
 import io.adaptivecache.benchmarks.targets.Targets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +54,17 @@ class QuickBenchmarkIntegrationTests {
                 "## Against what users would pick instead", "How the adaptive mode settled", "| `jedis-pool-200` |",
                 "| `xmemcached` |", "redis-loopback-100B-throughput.png", "memcached-loopback-100B-p99.png");
         assertThat(Files.readString(out.resolve("details.md"), StandardCharsets.UTF_8)).contains("| `sdr-pool-8` | 50 |");
+        // Commands per socket write over each cell's window: our Redis templates count them, a peer and memcached do not.
+        List<CellResult> measured = CsvLog.read(out.resolve("cells.csv"));
+        assertThat(cell(measured, Backend.REDIS, "ours-multi").commandsPerWrite()).isGreaterThanOrEqualTo(1.0);
+        assertThat(cell(measured, Backend.REDIS, "sdr-shared").redisWrites()).isNull();
+        assertThat(cell(measured, Backend.MEMCACHED, "ours-multi").redisWrites()).isNull();
+        String redisTable = results.substring(results.indexOf("### Redis · loopback · 100 B"), results.indexOf("### memcached"));
+        assertThat(redisTable).contains("| target | 50 thr ops/s | 50 thr cmds/write | 50 thr p99 |");
+        String perWrite = row(redisTable, "ours-multi")[3].trim();
+        assertThat(perWrite).as("ours-multi's cmds/write").matches("\\d+\\.\\d{2}");
+        assertThat(Double.parseDouble(perWrite)).as("ours-multi's cmds/write").isGreaterThanOrEqualTo(1.0);
+        assertThat(row(redisTable, "sdr-shared")[3].trim()).as("sdr-shared's cmds/write").isEqualTo("–");
         for (String chart : List.of("redis-loopback-100B-throughput.png", "redis-loopback-100B-p99.png",
                 "memcached-loopback-100B-throughput.png", "memcached-loopback-100B-p99.png")) {
             assertThat(readImage(out.resolve(chart)).getWidth()).as(chart).isEqualTo(1000);
@@ -148,6 +161,17 @@ class QuickBenchmarkIntegrationTests {
         assertThat(finished).as("%s finishes within %d minutes; its output:%n%s", command, minutes, output).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
         return output;
+    }
+
+    private static CellResult cell(List<CellResult> cells, Backend backend, String target) {
+        return cells.stream().filter(cell -> cell.workload().backend() == backend && cell.target().equals(target)).findFirst()
+                .orElseThrow(() -> new AssertionError("no cell of " + target + " on " + backend.label()));
+    }
+
+    /** A target's row of a Markdown table, split at its bars: [0] is empty, [1] the target, then its cells. */
+    private static String[] row(String table, String target) {
+        return table.lines().filter(line -> line.startsWith("| `" + target + "` |")).findFirst()
+                .orElseThrow(() -> new AssertionError("no row of " + target + " in\n" + table)).split("\\|");
     }
 
     private static BufferedImage readImage(Path file) throws IOException {

@@ -37,6 +37,12 @@ final class HttpReport {
     /** The chart's file name. */
     static final String CHART = "e2e-ratios.png";
 
+    /** The chart's title. */
+    static final String CHART_TITLE = "End to end · ratios with 95% intervals";
+
+    /** What the chart's categories count: wrk's connections, each a request in flight, not client threads. */
+    static final String CHART_AXIS = "connections";
+
     private HttpReport() {
     }
 
@@ -66,7 +72,7 @@ final class HttpReport {
             md.append("## ").append(capitalized(measure.label())).append("\n\n");
             md.append(goalTable(rows.stream().filter(row -> row.goal().measure() == measure).toList())).append('\n');
         }
-        RatioCharts.write(settings.out().resolve(CHART), "End to end · ratios with 95% intervals", panels(rows));
+        RatioCharts.write(settings.out().resolve(CHART), CHART_TITLE, CHART_AXIS, panels(rows));
         md.append("![Ratios with their intervals](").append(CHART).append(")\n\n");
         md.append("## Each application's figures\n\n");
         md.append("Median over the kept slices with the 95% interval: requests per second; p99 latency in ms; the application"

@@ -1,5 +1,7 @@
 package io.adaptivecache.benchmarks.load;
 
+import io.adaptivecache.redis.RedisWrites;
+
 /**
  * The figures of one target on one workload in one round.
  *
@@ -17,8 +19,19 @@ package io.adaptivecache.benchmarks.load;
  * @param cpuCores client-process CPU time over the window's wall time (2.0 = both cores busy)
  * @param cpuMicrosPerOperation client-process CPU time per measured call
  * @param settling how a self-tuning target got to its steady state
+ * @param redisWrites the commands and socket writes of the client's Redis connections over the measured window (the
+ *        difference of the counters from its start to its end), or {@code null} for a client without them
  */
 public record CellResult(String target, Workload workload, int round, long operations, long misses, double opsPerSecond, double p50Micros,
         double p99Micros, double p999Micros, long errors, String firstError, double cpuCores, double cpuMicrosPerOperation,
-        Settling settling) {
+        Settling settling, RedisWrites redisWrites) {
+
+    /**
+     * Commands per socket write over the measured window.
+     * @return the ratio, or NaN for a client without the counters or one that wrote nothing through them in the window
+     *     (a template whose calls all went over Jedis's own connections)
+     */
+    public double commandsPerWrite() {
+        return this.redisWrites == null || this.redisWrites.writes() == 0 ? Double.NaN : this.redisWrites.commandsPerWrite();
+    }
 }

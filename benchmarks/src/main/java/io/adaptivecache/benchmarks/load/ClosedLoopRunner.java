@@ -10,10 +10,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.adaptivecache.redis.RedisWrites;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -101,6 +103,8 @@ public final class ClosedLoopRunner {
         }
         pause(this.warmUp.toNanos());
         Settling settling = client.settle(started, this.settleLimit);
+        // The counters run from the client's start: only their difference over the window leaves out the warm-up and settling.
+        Optional<RedisWrites> writesBefore = client.redisWrites();
         CpuClock cpuBefore = CpuClock.now();
         long windowStart = System.nanoTime();
         this.phase = MEASURING;
@@ -108,6 +112,7 @@ public final class ClosedLoopRunner {
         // Read the CPU clock while the callers still live: a thread's time is read from its own /proc entry, gone once it ends.
         long cpuNanos = CpuClock.now().since(cpuBefore);
         long windowNanos = System.nanoTime() - windowStart;
+        RedisWrites writes = writesBefore.flatMap(before -> client.redisWrites().map(after -> after.since(before))).orElse(null);
         this.phase = STOPPED;
         for (Thread thread : threads) {
             try {
@@ -138,7 +143,7 @@ public final class ClosedLoopRunner {
         double seconds = windowNanos / 1e9;
         return new CellResult(target, workload, round, operations, misses, operations / seconds, latency.getValueAtPercentile(50),
                 latency.getValueAtPercentile(99), latency.getValueAtPercentile(99.9), errors, firstError, cpuNanos / (double) windowNanos,
-                operations == 0 ? 0 : cpuNanos / 1e3 / operations, settling);
+                operations == 0 ? 0 : cpuNanos / 1e3 / operations, settling, writes);
     }
 
     /** Fixed-length windows are the measurement itself (closed-loop throughput over a set time), not a wait for a condition. */

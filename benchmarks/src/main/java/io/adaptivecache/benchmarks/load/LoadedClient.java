@@ -3,6 +3,9 @@ package io.adaptivecache.benchmarks.load;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+
+import io.adaptivecache.redis.RedisWrites;
 
 /**
  * What the closed-loop callers drive: a blocking get and set of {@code byte[]} values, called
@@ -69,6 +72,15 @@ public interface LoadedClient extends AutoCloseable {
      */
     default StalenessProbe stalenessProbe() {
         return null;
+    }
+
+    /**
+     * The commands and socket writes of a client's Redis connections so far, for commands per
+     * socket write over a measured window: read before and after it, the difference counts.
+     * @return the counts; empty for a client that does not count them (peers, memcached)
+     */
+    default Optional<RedisWrites> redisWrites() {
+        return Optional.empty();
     }
 
     /** Closes every connection the client opened. */

@@ -37,18 +37,25 @@ import static io.adaptivecache.benchmarks.pairs.RatioCharts.MUTED;
  * after the other, their boundaries dashed and labelled), calls per second up on a scale shared
  * by every panel. Each cycle is a thin grey line and the median over the kept cycles a coloured
  * one. An adaptive target's panel adds a strip per cycle under the plot, coloured by the strategy
- * it ran in each window, with a black tick at each switch, and lists the first cycle's switches
- * with their reasons.
+ * it ran in each window, with a black tick at each switch, and lists every cycle's switches with
+ * their reasons, a line per cycle.
  */
 final class PhaseCharts {
 
     private static final int PANEL_WIDTH = 600;
-    private static final int PANEL_HEIGHT = 250;
-    private static final int STRIP = 7;
-    private static final int MARGIN = 20;
-    private static final int GAP = 18;
+    /** A panel's height when its adaptive target ran one cycle; each further cycle adds a strip and a {@link #NOTE_LINE}. */
+    static final int PANEL_HEIGHT = 250;
+    /** The height of a line of a panel's switch notes. */
+    static final int NOTE_LINE = 13;
+    /** The height of a cycle's strategy strip. */
+    static final int STRIP = 7;
+    /** Space around the panels. */
+    static final int MARGIN = 20;
+    /** Space between panels. */
+    static final int GAP = 18;
     private static final int COLUMNS = 2;
-    private static final int HEADER = 70;
+    /** The title and key above the panels. */
+    static final int HEADER = 70;
     private static final int PLOT_LEFT = 58;
     private static final int PLOT_RIGHT = 14;
     private static final int PLOT_TOP = 46;
@@ -90,7 +97,8 @@ final class PhaseCharts {
         List<String> shown = targets.stream().filter(target -> slices.stream().anyMatch(slice -> slice.target().equals(target))).toList();
         int rows = Math.max(1, (shown.size() + COLUMNS - 1) / COLUMNS);
         int width = 2 * MARGIN + COLUMNS * PANEL_WIDTH + (COLUMNS - 1) * GAP;
-        int height = HEADER + rows * (PANEL_HEIGHT + GAP) + MARGIN;
+        int panelHeight = panelHeight(slices);
+        int height = HEADER + rows * (panelHeight + GAP) + MARGIN;
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
@@ -113,16 +121,45 @@ final class PhaseCharts {
             int[] offsets = offsets(plan.phases().size(), slices);
             for (int i = 0; i < shown.size(); i++) {
                 int left = MARGIN + (i % COLUMNS) * (PANEL_WIDTH + GAP);
-                int panelTop = HEADER + (i / COLUMNS) * (PANEL_HEIGHT + GAP);
+                int panelTop = HEADER + (i / COLUMNS) * (panelHeight + GAP);
                 String target = shown.get(i);
-                drawPanel(g, plan, slices.stream().filter(slice -> slice.target().equals(target)).toList(), target, left, panelTop, top,
-                        window, limit, colours, offsets);
+                drawPanel(g, plan, slices.stream().filter(slice -> slice.target().equals(target)).toList(), target, left, panelTop,
+                        panelHeight, top, window, limit, colours, offsets);
             }
         }
         finally {
             g.dispose();
         }
         return image;
+    }
+
+    /**
+     * Every panel's height: room for a strategy strip and a line of switch notes per cycle of the adaptive targets,
+     * so that their plots keep their height however many cycles ran, and panels side by side stay level.
+     * @param slices the sequence's slices, every target
+     * @return the height in pixels
+     */
+    static int panelHeight(List<PhaseSlice> slices) {
+        long cycles = slices.stream().filter(slice -> !slice.strategy().equals("-")).mapToInt(PhaseSlice::cycle).distinct().count();
+        return PANEL_HEIGHT + (int) Math.max(0, cycles - 1) * (STRIP + 1 + NOTE_LINE);
+    }
+
+    /**
+     * An adaptive target's switches, a line per cycle in cycle order: each switch's phase and time into it, the
+     * policy's reason and the strategy it switched to.
+     * @param slices the target's slices of one sequence
+     * @return for example {@code cycle 2: p1+61.2s blocking fits→POOLED(20)  p2+2.2s pool contention→MULTI(2)}
+     */
+    static List<String> switchNotes(List<PhaseSlice> slices) {
+        List<String> notes = new ArrayList<>();
+        slices.stream().mapToInt(PhaseSlice::cycle).distinct().sorted().forEach(cycle -> {
+            StringBuilder note = new StringBuilder("cycle " + cycle + ":");
+            slices.stream().filter(slice -> slice.cycle() == cycle).sorted((a, b) -> Integer.compare(a.phaseIndex(), b.phaseIndex()))
+                    .forEach(slice -> slice.switches().forEach(change -> note.append(String.format(Locale.ROOT, " p%d+%.1fs %s→%s ",
+                            slice.phaseIndex() + 1, change.atMillis() / 1000.0, abbreviate(change.reason()), change.to()))));
+            notes.add(note.toString().endsWith(":") ? note + " no switch" : note.toString().stripTrailing());
+        });
+        return notes;
     }
 
     /** One line of the key: a short stroke in the line's colour and width, then what it stands for. */
@@ -171,22 +208,22 @@ final class PhaseCharts {
         return offsets;
     }
 
-    private static void drawPanel(Graphics2D g, PhasePlan plan, List<PhaseSlice> slices, String target, int left, int top, double yMax,
-            Duration window, double limit, Map<String, Color> colours, int[] offsets) {
+    private static void drawPanel(Graphics2D g, PhasePlan plan, List<PhaseSlice> slices, String target, int left, int top, int height,
+            double yMax, Duration window, double limit, Map<String, Color> colours, int[] offsets) {
         g.setColor(FRAME);
         g.setStroke(new BasicStroke(1f));
-        g.drawRect(left, top, PANEL_WIDTH, PANEL_HEIGHT);
+        g.drawRect(left, top, PANEL_WIDTH, height);
         boolean adaptive = slices.stream().anyMatch(slice -> !slice.strategy().equals("-"));
         g.setColor(INK);
         g.setFont(PANEL_TITLE);
         g.drawString(target, left + 10, top + 18);
         int cycles = (int) slices.stream().mapToInt(PhaseSlice::cycle).distinct().count();
         int strips = adaptive ? cycles * (STRIP + 1) + 4 : 0;
-        int notes = adaptive ? 16 : 0;
+        int notes = adaptive ? cycles * NOTE_LINE + 3 : 0;
         double plotLeft = left + PLOT_LEFT;
         double plotRight = left + PANEL_WIDTH - PLOT_RIGHT;
         double plotTop = top + PLOT_TOP;
-        double plotBottom = top + PANEL_HEIGHT - 22 - strips - notes;
+        double plotBottom = top + height - 22 - strips - notes;
         int phases = plan.phases().size();
         int total = offsets[phases];
         double step = (plotRight - plotLeft) / total;
@@ -286,18 +323,17 @@ final class PhaseCharts {
             }
             stripTop += STRIP + 1;
         }
-        // The first cycle's switches, with reasons.
-        StringBuilder first = new StringBuilder("cycle 1: ");
-        slices.stream().filter(slice -> slice.cycle() == 1).sorted((a, b) -> Integer.compare(a.phaseIndex(), b.phaseIndex()))
-                .forEach(slice -> slice.switches().forEach(change -> first.append(String.format(Locale.ROOT, "p%d+%.1fs %s→%s  ",
-                        slice.phaseIndex() + 1, change.atMillis() / 1000.0, abbreviate(change.reason()), change.to()))));
+        // Every cycle's switches, with reasons, a line each: the last cycle's on the panel's bottom line.
         g.setColor(MUTED);
         g.setFont(SMALL);
-        String text = first.toString();
-        while (g.getFontMetrics().stringWidth(text) > PANEL_WIDTH - 20 && text.length() > 10) {
-            text = text.substring(0, text.length() - 2);
+        List<String> lines = switchNotes(slices);
+        for (int i = 0; i < lines.size(); i++) {
+            String text = lines.get(i);
+            while (g.getFontMetrics().stringWidth(text) > PANEL_WIDTH - 20 && text.length() > 10) {
+                text = text.substring(0, text.length() - 2);
+            }
+            g.drawString(text, left + 10, (float) (top + height - 8 - (lines.size() - 1 - i) * NOTE_LINE));
         }
-        g.drawString(text, left + 10, (float) (top + PANEL_HEIGHT - 8));
     }
 
     private static void drawLine(Graphics2D g, double[] values, double left, double step, double bottom, double top, double yMax,

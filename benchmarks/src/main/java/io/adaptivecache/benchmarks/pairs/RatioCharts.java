@@ -8,9 +8,9 @@ import java.awt.RenderingHints;
 import java.awt.Shape;
 import java.awt.font.FontRenderContext;
 import java.awt.font.LineMetrics;
-import java.awt.geom.Arc2D;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Line2D;
+import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -33,8 +33,9 @@ import javax.imageio.ImageIO;
 /**
  * A PNG of ratio charts as small multiples: one panel per {@link RatioPanel}, caller counts across,
  * the ratio up, one colour per numerator, each point its median with a whisker for its 95% interval,
- * and the goal's threshold a dashed segment per caller count. The marker's fill shows the verdict, so
- * that a reader sees at a glance which goals are met, missed or still undecided.
+ * and the goal's threshold a dashed segment per caller count. The marker shows the verdict, so that a
+ * reader sees at a glance which goals are met (a filled circle), missed (a hollow one) or still
+ * undecided (a filled diamond).
  * <p>
  * Drawn with plain Java2D rather than a charting library: the chart needs a marker per point (the
  * verdict), whiskers offset per series within a category and a threshold that changes per category,
@@ -106,7 +107,19 @@ public final class RatioCharts {
     private static final int PAD = 14;
 
     /** Radius of a point's marker. */
-    private static final double RADIUS = 5.5;
+    static final double RADIUS = 5.5;
+
+    /**
+     * Half the diagonal of the undecided marker's diamond: its corners reach past a circle's edge, so that
+     * its outline differs from the met marker's as its fill differs from the missed one's.
+     */
+    static final double DIAMOND = 7.5;
+
+    /** Width of a verdict marker's icon in the key: the diamond's, the widest. */
+    private static final int MARKER_ICON = (int) Math.ceil(2 * DIAMOND);
+
+    /** The x axis's title unless a chart names its own. */
+    static final String CALLERS = "callers";
 
     /** Widest horizontal offset between two series of a category, so that neighbours' whiskers stay apart. */
     private static final double SERIES_STEP = 16;
@@ -119,15 +132,29 @@ public final class RatioCharts {
 
     /**
      * Writes one PNG of small multiples, one panel per {@link RatioPanel}, laid out in a grid of at most
-     * {@value #MAX_COLUMNS} columns. Points without pairs are left out; an empty list gives a small image
-     * saying "no data".
+     * {@value #MAX_COLUMNS} columns, with caller counts across. Points without pairs are left out; an
+     * empty list gives a small image saying "no data".
      * @param file the PNG to write (replaced if it exists)
      * @param title the image's title
      * @param panels the panels, in reading order
      * @throws IOException if the file cannot be written
      */
     public static void write(Path file, String title, List<RatioPanel> panels) throws IOException {
-        BufferedImage image = render(title, panels);
+        write(file, title, CALLERS, panels);
+    }
+
+    /**
+     * Writes one PNG of small multiples, as {@link #write(Path, String, List)} does, with the x axis
+     * titled as given: a panel's categories are caller counts for the client benchmarks, connections
+     * for an HTTP load.
+     * @param file the PNG to write (replaced if it exists)
+     * @param title the image's title
+     * @param axis what the categories across count, such as {@code connections}
+     * @param panels the panels, in reading order
+     * @throws IOException if the file cannot be written
+     */
+    public static void write(Path file, String title, String axis, List<RatioPanel> panels) throws IOException {
+        BufferedImage image = render(title, axis, panels);
         try (OutputStream out = Files.newOutputStream(file)) {
             if (!ImageIO.write(image, "png", out)) {
                 throw new IOException("No PNG writer in this JVM");
@@ -142,6 +169,17 @@ public final class RatioCharts {
      * @return the image
      */
     static BufferedImage render(String title, List<RatioPanel> panels) {
+        return render(title, CALLERS, panels);
+    }
+
+    /**
+     * Draws the image without writing it.
+     * @param title the image's title
+     * @param axis the x axis's title
+     * @param panels the panels
+     * @return the image
+     */
+    static BufferedImage render(String title, String axis, List<RatioPanel> panels) {
         String heading = (title != null) ? title : "";
         List<RatioPanel> shown = (panels != null) ? panels.stream().filter(Objects::nonNull).toList() : List.of();
         if (shown.isEmpty()) {
@@ -160,7 +198,7 @@ public final class RatioCharts {
             for (int i = 0; i < shown.size(); i++) {
                 int left = MARGIN + (i % columns) * (PANEL_WIDTH + GAP);
                 int top = header + (i / columns) * (PANEL_HEIGHT + GAP);
-                drawPanel(g, shown.get(i), left, top, colours);
+                drawPanel(g, shown.get(i), left, top, colours, axis);
             }
         }
         finally {
@@ -223,10 +261,10 @@ public final class RatioCharts {
     private static List<LegendItem> key() {
         Color ink = new Color(0x444444);
         List<LegendItem> items = new ArrayList<>();
-        items.add(new LegendItem("met", 12, (g, x, y) -> marker(g, Verdict.MET, x + 6, y, ink)));
-        items.add(new LegendItem("missed", 12, (g, x, y) -> marker(g, Verdict.MISSED, x + 6, y, ink)));
-        items.add(new LegendItem("undecided", 12, (g, x, y) -> marker(g, Verdict.UNDECIDED, x + 6, y, ink)));
-        items.add(new LegendItem("no goal", 12, (g, x, y) -> marker(g, Verdict.NONE, x + 6, y, ink)));
+        items.add(new LegendItem("met", MARKER_ICON, (g, x, y) -> marker(g, Verdict.MET, x + MARKER_ICON / 2.0, y, ink)));
+        items.add(new LegendItem("missed", MARKER_ICON, (g, x, y) -> marker(g, Verdict.MISSED, x + MARKER_ICON / 2.0, y, ink)));
+        items.add(new LegendItem("undecided", MARKER_ICON, (g, x, y) -> marker(g, Verdict.UNDECIDED, x + MARKER_ICON / 2.0, y, ink)));
+        items.add(new LegendItem("no goal", MARKER_ICON, (g, x, y) -> marker(g, Verdict.NONE, x + MARKER_ICON / 2.0, y, ink)));
         items.add(new LegendItem("goal", 24, (g, x, y) -> goalLine(g, x, x + 24, y)));
         items.add(new LegendItem("median and 95% interval", 12, (g, x, y) -> {
             whisker(g, x + 6, y - 8, y + 8, ink);
@@ -253,7 +291,7 @@ public final class RatioCharts {
         return colours;
     }
 
-    private static void drawPanel(Graphics2D g, RatioPanel panel, int left, int top, Map<String, Color> shared) {
+    private static void drawPanel(Graphics2D g, RatioPanel panel, int left, int top, Map<String, Color> shared, String axis) {
         g.setColor(FRAME);
         g.setStroke(new BasicStroke(1f));
         g.draw(new Rectangle2D.Double(left + 0.5, top + 0.5, PANEL_WIDTH - 1, PANEL_HEIGHT - 1));
@@ -310,7 +348,7 @@ public final class RatioCharts {
         double plotTop = Math.min(legendBottom + 14, plotBottom - 80);
         Plot plot = new Plot(plotLeft, plotTop, plotRight, plotBottom, scale, categories, series.size());
 
-        drawAxes(g, plot);
+        drawAxes(g, plot, axis);
         drawGoals(g, plot, thresholds);
         for (RatioPoint point : drawable) {
             double x = plot.x(point.threads(), series.indexOf(point.series()));
@@ -323,7 +361,7 @@ public final class RatioCharts {
         }
     }
 
-    private static void drawAxes(Graphics2D g, Plot plot) {
+    private static void drawAxes(Graphics2D g, Plot plot, String axis) {
         g.setFont(TICK);
         double tickAscent = ascent(TICK);
         for (double tick : plot.scale().ticks()) {
@@ -353,7 +391,7 @@ public final class RatioCharts {
             drawCentred(g, Integer.toString(threads), x, plot.bottom() + 6 + tickAscent);
         }
         g.setColor(MUTED);
-        drawCentred(g, "callers", (plot.left() + plot.right()) / 2, plot.bottom() + 12 + 2 * tickAscent + 2);
+        drawCentred(g, axis, (plot.left() + plot.right()) / 2, plot.bottom() + 12 + 2 * tickAscent + 2);
     }
 
     private static void drawGoals(Graphics2D g, Plot plot, Map<Integer, Double> thresholds) {
@@ -392,10 +430,12 @@ public final class RatioCharts {
     }
 
     /**
-     * A point's marker: filled circle when the goal is met, hollow when missed, half-filled when undecided
-     * (the fill says how much of the interval clears the goal), a small square without a goal.
+     * A point's marker, the same in the panels and in the key: a filled circle when the goal is met, a
+     * hollow circle with a thick ring when missed, a filled diamond when undecided, a small square without
+     * a goal. Each verdict differs from the others in shape or fill, so that none reads as another at the
+     * drawn size (a half-filled circle, tried first, read as hollow, that is as missed).
      */
-    private static void marker(Graphics2D g, Verdict verdict, double x, double y, Color colour) {
+    static void marker(Graphics2D g, Verdict verdict, double x, double y, Color colour) {
         Verdict shown = (verdict != null) ? verdict : Verdict.NONE;
         switch (shown) {
             case MET -> {
@@ -406,16 +446,18 @@ public final class RatioCharts {
                 g.setColor(Color.WHITE);
                 g.fill(circle(x, y, RADIUS));
                 g.setColor(colour);
-                g.setStroke(new BasicStroke(2f));
-                g.draw(circle(x, y, RADIUS - 1));
+                g.setStroke(new BasicStroke(2.4f));
+                g.draw(circle(x, y, RADIUS - 1.2));
             }
             case UNDECIDED -> {
-                g.setColor(Color.WHITE);
-                g.fill(circle(x, y, RADIUS));
+                Path2D.Double diamond = new Path2D.Double();
+                diamond.moveTo(x, y - DIAMOND);
+                diamond.lineTo(x + DIAMOND, y);
+                diamond.lineTo(x, y + DIAMOND);
+                diamond.lineTo(x - DIAMOND, y);
+                diamond.closePath();
                 g.setColor(colour);
-                g.fill(new Arc2D.Double(x - RADIUS, y - RADIUS, 2 * RADIUS, 2 * RADIUS, 90, 180, Arc2D.PIE));
-                g.setStroke(new BasicStroke(1.6f));
-                g.draw(circle(x, y, RADIUS - 0.8));
+                g.fill(diamond);
             }
             case NONE -> {
                 g.setColor(colour);

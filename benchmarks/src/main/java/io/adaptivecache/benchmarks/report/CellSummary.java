@@ -57,6 +57,16 @@ public record CellSummary(String target, Workload workload, List<CellResult> rou
         return median(CellResult::cpuMicrosPerOperation);
     }
 
+    /**
+     * Median commands per socket write of a client's Redis connections, each round's over its measured window.
+     * @return the median over the rounds that counted any write, or NaN for a client without the counters
+     */
+    public double commandsPerWrite() {
+        List<Double> values = new ArrayList<>();
+        this.rounds.stream().mapToDouble(CellResult::commandsPerWrite).filter(value -> !Double.isNaN(value)).forEach(values::add);
+        return median(values);
+    }
+
     /** @return failed calls over all rounds */
     public long errors() {
         return this.rounds.stream().mapToLong(CellResult::errors).sum();

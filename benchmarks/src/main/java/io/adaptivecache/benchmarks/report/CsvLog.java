@@ -12,6 +12,7 @@ import io.adaptivecache.benchmarks.load.CellResult;
 import io.adaptivecache.benchmarks.load.Network;
 import io.adaptivecache.benchmarks.load.Settling;
 import io.adaptivecache.benchmarks.load.Workload;
+import io.adaptivecache.redis.RedisWrites;
 
 /** Every cell of every round, one line each, written as soon as it is measured so that an interrupted run keeps its figures. */
 public final class CsvLog extends CsvFile {
@@ -23,7 +24,7 @@ public final class CsvLog extends CsvFile {
      */
     public CsvLog(Path directory) throws IOException {
         super(directory.resolve("cells.csv"), "round,backend,network,value_bytes,threads,target,operations,ops_per_s,p50_us,p99_us,p999_us,errors,"
-                + "cpu_cores,cpu_us_per_op,switches,last_switch_after_ms,settled,final_strategy,first_error");
+                + "cpu_cores,cpu_us_per_op,switches,last_switch_after_ms,settled,final_strategy,first_error,redis_commands,redis_socket_writes");
     }
 
     /**
@@ -31,13 +32,15 @@ public final class CsvLog extends CsvFile {
      * @param cell the cell
      */
     public void append(CellResult cell) {
-        appendLine(String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%s,%d,%.1f,%.0f,%.0f,%.0f,%d,%.3f,%.2f,%d,%d,%s,%s,%s%n",
+        // The Redis counters last and empty for a client without them, so that a file written before they existed reads alike.
+        appendLine(String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%s,%d,%.1f,%.0f,%.0f,%.0f,%d,%.3f,%.2f,%d,%d,%s,%s,%s,%s,%s%n",
                     cell.round(), cell.workload().backend().name().toLowerCase(Locale.ROOT),
                     cell.workload().network().name().toLowerCase(Locale.ROOT), cell.workload().valueBytes(), cell.workload().threads(),
                     cell.target(), cell.operations(), cell.opsPerSecond(), cell.p50Micros(), cell.p99Micros(), cell.p999Micros(),
                     cell.errors(), cell.cpuCores(), cell.cpuMicrosPerOperation(), cell.settling().switches(),
                     cell.settling().lastSwitchAfter().toMillis(), cell.settling().settled(), quote(cell.settling().finalStrategy()),
-                    quote(cell.firstError())));
+                    quote(cell.firstError()), cell.redisWrites() == null ? "" : cell.redisWrites().commands(),
+                    cell.redisWrites() == null ? "" : cell.redisWrites().writes()));
     }
 
     /**
@@ -57,7 +60,8 @@ public final class CsvLog extends CsvFile {
             cells.add(new CellResult(f.get(5), workload, Integer.parseInt(f.get(0)), Long.parseLong(f.get(6)), 0,
                     Double.parseDouble(f.get(7)), Double.parseDouble(f.get(8)), Double.parseDouble(f.get(9)),
                     Double.parseDouble(f.get(10)), Long.parseLong(f.get(11)), f.get(18).isEmpty() ? null : f.get(18),
-                    Double.parseDouble(f.get(12)), Double.parseDouble(f.get(13)), settling));
+                    Double.parseDouble(f.get(12)), Double.parseDouble(f.get(13)), settling,
+                    f.size() > 20 && !f.get(19).isEmpty() ? new RedisWrites(Long.parseLong(f.get(19)), Long.parseLong(f.get(20))) : null));
         }
         return cells;
     }

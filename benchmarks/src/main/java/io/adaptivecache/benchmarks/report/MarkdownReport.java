@@ -80,7 +80,10 @@ public final class MarkdownReport {
         adaptive(out);
         out.append("## Throughput and p99 by workload\n\n");
         out.append("Throughput is the median over rounds (± half the range between the slowest and fastest round, as a share ")
-                .append("of the median). Every other figure of every cell is in [details.md](details.md).\n\n");
+                .append("of the median). On Redis, *cmds/write* is how many commands our template's connections sent per socket ")
+                .append("write over the measured window (more than 1 when the writes of concurrent callers were coalesced; ")
+                .append("median over rounds; – for a client that does not count them). Every other figure of every cell is in ")
+                .append("[details.md](details.md).\n\n");
         for (Workload.Group group : this.results.groups()) {
             out.append("### ").append(group.title()).append("\n\n");
             for (Path chart : charts.getOrDefault(group, List.of())) {
@@ -89,21 +92,41 @@ public final class MarkdownReport {
                 }
             }
             out.append('\n');
-            List<Integer> threads = this.results.threads(group);
-            out.append("| target | ").append(threads.stream().map(count -> count + " thr ops/s").collect(Collectors.joining(" | ")))
-                    .append(" | ").append(threads.stream().map(count -> count + " thr p99").collect(Collectors.joining(" | ")))
-                    .append(" |\n|---|").append("---:|".repeat(threads.size() * 2)).append('\n');
-            for (String target : this.results.targets(group)) {
-                out.append("| `").append(target).append("` |");
-                List<String> latencies = new ArrayList<>();
-                for (int count : threads) {
-                    Optional<CellSummary> cell = this.results.summary(target, workload(group, count));
-                    out.append(' ').append(cell.map(MarkdownReport::throughput).orElse("–")).append(" |");
-                    latencies.add(cell.map(summary -> millis(summary.p99Micros())).orElse("–"));
-                }
-                latencies.forEach(latency -> out.append(' ').append(latency).append(" |"));
-                out.append('\n');
+            out.append(table(group)).append('\n');
+        }
+        return out.toString();
+    }
+
+    /**
+     * A group's table: per target, throughput at each caller count, then, where any client of the group counts its
+     * Redis writes, commands per socket write at each, then p99 at each.
+     */
+    String table(Workload.Group group) {
+        List<Integer> threads = this.results.threads(group);
+        boolean counted = this.results.cells().stream()
+                .anyMatch(cell -> cell.workload().group().equals(group) && !Double.isNaN(cell.commandsPerWrite()));
+        int blocks = counted ? 3 : 2;
+        StringBuilder out = new StringBuilder("| target | ")
+                .append(threads.stream().map(count -> count + " thr ops/s").collect(Collectors.joining(" | ")));
+        if (counted) {
+            out.append(" | ").append(threads.stream().map(count -> count + " thr cmds/write").collect(Collectors.joining(" | ")));
+        }
+        out.append(" | ").append(threads.stream().map(count -> count + " thr p99").collect(Collectors.joining(" | ")))
+                .append(" |\n|---|").append("---:|".repeat(threads.size() * blocks)).append('\n');
+        for (String target : this.results.targets(group)) {
+            out.append("| `").append(target).append("` |");
+            List<String> perWrite = new ArrayList<>();
+            List<String> latencies = new ArrayList<>();
+            for (int count : threads) {
+                Optional<CellSummary> cell = this.results.summary(target, workload(group, count));
+                out.append(' ').append(cell.map(MarkdownReport::throughput).orElse("–")).append(" |");
+                perWrite.add(cell.map(summary -> perWrite(summary.commandsPerWrite())).orElse("–"));
+                latencies.add(cell.map(summary -> millis(summary.p99Micros())).orElse("–"));
             }
+            if (counted) {
+                perWrite.forEach(ratio -> out.append(' ').append(ratio).append(" |"));
+            }
+            latencies.forEach(latency -> out.append(' ').append(latency).append(" |"));
             out.append('\n');
         }
         return out.toString();
@@ -179,10 +202,11 @@ public final class MarkdownReport {
     String details() {
         StringBuilder out = new StringBuilder("# Every cell\n\nMedians over rounds; errors summed over rounds; CPU is the client ")
                 .append("process's (servers and the delaying proxy run as other processes), in cores busy and in microseconds per ")
-                .append("call. Raw per-round figures: `cells.csv`.\n\n");
+                .append("call; cmds/write, commands per socket write of our Redis templates' connections over the measured window. ")
+                .append("Raw per-round figures: `cells.csv`.\n\n");
         for (Workload.Group group : this.results.groups()) {
             out.append("## ").append(group.title()).append("\n\n| target | threads | ops/s | range | p50 | p99 | p99.9 | errors | ")
-                    .append("CPU cores | CPU µs/call |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
+                    .append("CPU cores | CPU µs/call | cmds/write |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
             for (String target : this.results.targets(group)) {
                 for (int count : this.results.threads(group)) {
                     Optional<CellSummary> found = this.results.summary(target, workload(group, count));
@@ -190,11 +214,11 @@ public final class MarkdownReport {
                         continue;
                     }
                     CellSummary cell = found.get();
-                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %,.0f | %,.0f–%,.0f | %s | %s | %s | %d%s | %.2f | %.1f |%n",
+                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %,.0f | %,.0f–%,.0f | %s | %s | %s | %d%s | %.2f | %.1f | %s |%n",
                             target, count, cell.opsPerSecond(), cell.minOpsPerSecond(), cell.maxOpsPerSecond(),
                             millis(cell.p50Micros()), millis(cell.p99Micros()), millis(cell.p999Micros()), cell.errors(),
                             cell.firstError() == null ? "" : " (" + cell(shorten(cell.firstError())) + ")", cell.cpuCores(),
-                            cell.cpuMicrosPerOperation()));
+                            cell.cpuMicrosPerOperation(), perWrite(cell.commandsPerWrite())));
                 }
             }
             out.append('\n');
@@ -214,6 +238,11 @@ public final class MarkdownReport {
         }
         double spread = (cell.maxOpsPerSecond() - cell.minOpsPerSecond()) / 2 / median * 100;
         return value + String.format(Locale.ROOT, " ±%.0f%%", spread) + (cell.errors() > 0 ? " (" + cell.errors() + " err)" : "");
+    }
+
+    /** Commands per socket write, or – for a client that does not count them. */
+    static String perWrite(double commandsPerWrite) {
+        return Double.isNaN(commandsPerWrite) ? "–" : String.format(Locale.ROOT, "%.2f", commandsPerWrite);
     }
 
     static String millis(double micros) {

@@ -2,6 +2,7 @@ package io.adaptivecache.benchmarks.targets;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 
 import io.adaptivecache.CacheTemplate;
 import io.adaptivecache.benchmarks.load.LoadedClient;
@@ -28,13 +29,17 @@ class CacheTemplateClient implements LoadedClient {
     }
 
     @Override
+    public Optional<RedisWrites> redisWrites() {
+        // Empty for a memcached template and for one that is not ours to count (a near cache over a template says so itself).
+        return this.template instanceof ManagedCacheTemplate managed ? RedisWrites.of(managed) : Optional.empty();
+    }
+
+    @Override
     public void close() {
         // How many commands shared a socket write, on stderr: stdout is a worker's replies to the pair harness.
-        if (this.template instanceof ManagedCacheTemplate managed) {
-            RedisWrites.of(managed).ifPresent(writes -> System.err.printf(Locale.ROOT,
-                    "Redis template: %,d commands in %,d socket writes, %.1f per write%n", writes.commands(), writes.writes(),
-                    writes.commandsPerWrite()));
-        }
+        redisWrites().ifPresent(writes -> System.err.printf(Locale.ROOT,
+                "Redis template: %,d commands in %,d socket writes, %.1f per write%n", writes.commands(), writes.writes(),
+                writes.commandsPerWrite()));
         this.template.close();
     }
 }

@@ -2,6 +2,7 @@ package io.adaptivecache.benchmarks.targets;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.adaptivecache.benchmarks.load.ClosedLoopRunner;
 import io.adaptivecache.benchmarks.load.LoadedClient;
@@ -14,6 +15,7 @@ import io.adaptivecache.near.NearCacheSettings;
 import io.adaptivecache.near.NearCacheTemplate;
 import io.adaptivecache.near.NearCacheTemplates;
 import io.adaptivecache.redis.RedisCacheTemplates;
+import io.adaptivecache.redis.RedisWrites;
 import io.adaptivecache.redis.tracking.RedisInvalidations;
 import io.adaptivecache.strategy.StrategySpec;
 import org.redisson.Redisson;
@@ -141,6 +143,12 @@ final class NearCacheClients {
         @Override
         public StalenessProbe stalenessProbe() {
             return this.probe;
+        }
+
+        @Override
+        public Optional<RedisWrites> redisWrites() {
+            // The local tier has no connection of its own: its misses and writes reach Redis through the template behind it.
+            return this.adaptive.redisWrites();
         }
 
         @Override

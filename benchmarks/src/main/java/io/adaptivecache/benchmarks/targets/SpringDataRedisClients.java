@@ -1,9 +1,12 @@
 package io.adaptivecache.benchmarks.targets;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 import io.adaptivecache.benchmarks.load.LoadedClient;
 import io.adaptivecache.management.ManagedCacheTemplate;
+import io.adaptivecache.redis.RedisWrites;
 import io.adaptivecache.spring.data.redis.AdaptiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -45,8 +48,8 @@ final class SpringDataRedisClients {
      */
     static LoadedClient adaptive(ManagedCacheTemplate cacheTemplate) {
         AdaptiveRedisConnectionFactory factory = new AdaptiveRedisConnectionFactory(cacheTemplate);
-        // The cache template owns the connections: closing it closes them.
-        return client(factory, cacheTemplate::close);
+        // The cache template owns the connections: closing it closes them; they count their commands and writes.
+        return client(factory, cacheTemplate::close, () -> RedisWrites.of(cacheTemplate));
     }
 
     private static LoadedClient open(String host, int port, LettuceClientConfiguration configuration, boolean shareNativeConnection) {
@@ -54,10 +57,10 @@ final class SpringDataRedisClients {
         factory.setShareNativeConnection(shareNativeConnection);
         factory.afterPropertiesSet();
         factory.start();
-        return client(factory, factory::destroy);
+        return client(factory, factory::destroy, Optional::empty);
     }
 
-    private static LoadedClient client(RedisConnectionFactory factory, Runnable close) {
+    private static LoadedClient client(RedisConnectionFactory factory, Runnable close, Supplier<Optional<RedisWrites>> writes) {
         RedisTemplate<String, byte[]> template = new RedisTemplate<>();
         template.setConnectionFactory(factory);
         template.setKeySerializer(RedisSerializer.string());
@@ -73,6 +76,11 @@ final class SpringDataRedisClients {
             @Override
             public void set(String key, byte[] value) {
                 values.set(key, value);
+            }
+
+            @Override
+            public Optional<RedisWrites> redisWrites() {
+                return writes.get();
             }
 
             @Override

@@ -1,5 +1,6 @@
 package io.adaptivecache.benchmarks.http;
 
+import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import javax.imageio.ImageIO;
+
+import io.adaptivecache.benchmarks.pairs.RatioCharts;
 import io.adaptivecache.benchmarks.pairs.RatioPanel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,6 +74,31 @@ class HttpReportTests {
                 "| `spring-defaults#2` | what spring-defaults#2 runs (the A/A control's second JVM) |", "| Connections | 64 |",
                 "| Load generator | wrk 4.1.0,", "| Command | `java -jar ...` |");
         assertThat(Files.size(out.resolve(HttpReport.CHART))).isPositive();
+    }
+
+    @Test
+    void theChartCountsConnectionsAcrossNotCallers(@TempDir Path out) throws Exception {
+        List<HttpSlice> slices = slices(List.of(16, 64), 4);
+        HttpBenchmark.Settings settings = new HttpBenchmark.Settings(out, List.of(16, 64), List.of(), null, Duration.ofSeconds(5),
+                Duration.ofSeconds(20), Duration.ofSeconds(100), Duration.ofSeconds(1), Duration.ofSeconds(5), 4, 4, 2, 0.2, "1g");
+        HttpRun.Result result = new HttpRun.Result(slices, HttpGoal.all(), List.of(), new LinkedHashMap<>(), "wrk 4.1.0",
+                Instant.EPOCH, Instant.EPOCH.plusSeconds(60));
+        HttpReport.write(settings, result, new LinkedHashMap<>());
+        List<RatioPanel> panels = HttpReport.panels(HttpVerdicts.evaluate(HttpGoal.all(), slices, 0.2));
+        Path connections = out.resolve("connections.png");
+        Path callers = out.resolve("callers.png");
+        RatioCharts.write(connections, HttpReport.CHART_TITLE, "connections", panels);
+        RatioCharts.write(callers, HttpReport.CHART_TITLE, "callers", panels);
+
+        int[] written = pixels(out.resolve(HttpReport.CHART));
+
+        assertThat(written).as("the chart drawn with a connections axis").isEqualTo(pixels(connections));
+        assertThat(written).as("the chart drawn with a callers axis").isNotEqualTo(pixels(callers));
+    }
+
+    private static int[] pixels(Path png) throws Exception {
+        BufferedImage image = ImageIO.read(png.toFile());
+        return image.getRGB(0, 0, image.getWidth(), image.getHeight(), null, 0, image.getWidth());
     }
 
     /** Every application in every cycle: adaptive at 1.2x Boot's defaults with 0.8x its p99, the rest level. */

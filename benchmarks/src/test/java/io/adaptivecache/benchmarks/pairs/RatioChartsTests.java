@@ -1,6 +1,8 @@
 package io.adaptivecache.benchmarks.pairs;
 
 import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -97,6 +99,41 @@ class RatioChartsTests {
         assertThat(count(image, RatioCharts.PALETTE[0])).isPositive();
     }
 
+    @Test
+    void eachVerdictHasAMarkerOfItsOwnThatReadsAtTheDrawnSize() {
+        Color colour = RatioCharts.PALETTE[1];
+        Map<Verdict, List<Boolean>> seen = new java.util.EnumMap<>(Verdict.class);
+        for (Verdict verdict : List.of(Verdict.MET, Verdict.MISSED, Verdict.UNDECIDED)) {
+            BufferedImage image = new BufferedImage(40, 40, BufferedImage.TYPE_INT_RGB);
+            Graphics2D g = image.createGraphics();
+            g.setColor(Color.WHITE);
+            g.fillRect(0, 0, 40, 40);
+            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+            // Centred on pixel (20, 20), so that whole pixels sample the centre and a point 6 px above it.
+            RatioCharts.marker(g, verdict, 20.5, 20.5, colour);
+            g.dispose();
+            seen.put(verdict, List.of(is(image, 20, 20, colour), is(image, 20, 14, colour)));
+        }
+
+        // [filled at the centre, reaching 6 px above it, past a circle's edge]
+        assertThat(seen.get(Verdict.MET)).as("met: a filled circle").containsExactly(true, false);
+        assertThat(seen.get(Verdict.MISSED)).as("missed: hollow").containsExactly(false, false);
+        assertThat(seen.get(Verdict.UNDECIDED)).as("undecided: filled, so never read as hollow, and taller than a circle")
+                .containsExactly(true, true);
+    }
+
+    @Test
+    void theXAxisIsTitledAsTheChartSaysAndCallersByDefault() {
+        List<RatioPanel> panels = realisticPanels();
+
+        BufferedImage byDefault = RatioCharts.render("Axis", panels);
+        BufferedImage callers = RatioCharts.render("Axis", "callers", panels);
+        BufferedImage connections = RatioCharts.render("Axis", "connections", panels);
+
+        assertThat(pixels(byDefault)).isEqualTo(pixels(callers));
+        assertThat(pixels(connections)).isNotEqualTo(pixels(callers));
+    }
+
     /** As the verdict harness makes them: two goal panels with thresholds per caller count, and an A/A control. */
     static List<RatioPanel> realisticPanels() {
         List<RatioPoint> jedis = List.of(point(POOLED, 1, 0.98, 0.04, Verdict.MET),
@@ -126,6 +163,15 @@ class RatioChartsTests {
     private static Interval interval(double median, double halfWidth) {
         // Bootstrap intervals of a median are seldom symmetric.
         return new Interval(median, median - halfWidth, median + 0.8 * halfWidth, 30);
+    }
+
+    /** Every pixel, row by row. */
+    static int[] pixels(BufferedImage image) {
+        return image.getRGB(0, 0, image.getWidth(), image.getHeight(), null, 0, image.getWidth());
+    }
+
+    private static boolean is(BufferedImage image, int x, int y, Color colour) {
+        return (image.getRGB(x, y) & 0xFFFFFF) == (colour.getRGB() & 0xFFFFFF);
     }
 
     private static double nonWhiteShare(BufferedImage image) {
