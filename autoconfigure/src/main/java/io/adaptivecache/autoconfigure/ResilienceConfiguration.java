@@ -7,7 +7,6 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
-import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.micrometer.tagged.TaggedRetryMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -30,12 +29,13 @@ class ResilienceConfiguration {
     }
 
     /**
-     * Resilience4j's own meters ({@code resilience4j.circuitbreaker.*} and so on) for the
-     * instances this library made. Instances in the application's registries are bound by the
-     * application's Resilience4j integration, not twice here.
+     * Resilience4j's meters ({@code resilience4j.circuitbreaker.*} and so on) for the instances
+     * this library made; for the breakers, the ones read when scraped, without a timer fed by an
+     * event per call ({@link CircuitBreakerGauges}). Instances in the application's registries are
+     * bound by the application's Resilience4j integration, not twice here.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass({ TaggedCircuitBreakerMetrics.class, MeterRegistry.class })
+    @ConditionalOnClass({ TaggedRetryMetrics.class, MeterRegistry.class })
     static class ResilienceMetricsConfiguration {
 
         @Bean
@@ -45,7 +45,7 @@ class ResilienceConfiguration {
             return registry -> resilience4jGuards.ifAvailable(guards -> {
                 Resilience4jCallGuards.Registries registries = guards.registries();
                 if (registries.own()) {
-                    TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(registries.circuitBreakers()).bindTo(registry);
+                    CircuitBreakerGauges.bind(registries.circuitBreakers(), registry);
                     TaggedRetryMetrics.ofRetryRegistry(registries.retries()).bindTo(registry);
                     TaggedBulkheadMetrics.ofBulkheadRegistry(registries.bulkheads()).bindTo(registry);
                 }
