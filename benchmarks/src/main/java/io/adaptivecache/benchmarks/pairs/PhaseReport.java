@@ -197,13 +197,17 @@ public final class PhaseReport {
                 goal.from().toMillis() / 1000.0, plan.phases().get(plan.step()).callers(), goal.target(), window.toMillis(),
                 goal.minRatio(), goal.reference()));
         md.append("| cycle | ").append(goal.target()).append(" at the step | ").append(goal.reference())
-                .append(" median | slowest window ÷ median | windows short | failed calls |\n|---|---|---:|---:|---:|---:|\n");
+                .append(" median | slowest window ÷ median | windows short | ").append(goal.reference())
+                .append("'s own windows short (for reading) | failed calls |\n|---|---|---:|---:|---:|---:|---:|\n");
         for (SurgeGoal.Cycle cycle : surge.cycles()) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %d |%n", cycle.cycle(), cycle.strategyAtStep(),
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %d |%n", cycle.cycle(), cycle.strategyAtStep(),
                     cycle.kept() ? String.format(Locale.ROOT, "%.1fk", cycle.referenceMedian() / 1000) : "–",
                     cycle.kept() ? String.format(Locale.ROOT, "%.2f", cycle.worstRatio()) : "left out",
-                    cycle.kept() ? cycle.windowsBelow() + " of " + cycle.windowsJudged() : "–", cycle.failedCalls()));
+                    cycle.kept() ? cycle.windowsBelow() + " of " + cycle.windowsJudged() : "–",
+                    cycle.kept() ? Integer.toString(cycle.referenceWindowsBelow()) : "–", cycle.failedCalls()));
         }
+        md.append(String.format(Locale.ROOT, "%nThe reference's own windows short: its windows below %.2fx of its own median, how"
+                + " often the machine alone makes the fixed strategy fall short; the verdict does not use them.%n", goal.minRatio()));
         md.append(String.format(Locale.ROOT, "%nSurge goal on %d kept cycles of %d, %d failed calls: **%s**%n",
                 surge.cycles().stream().filter(SurgeGoal.Cycle::kept).count(), surge.cycles().size(), surge.failedCalls(),
                 surge.verdict().word()));

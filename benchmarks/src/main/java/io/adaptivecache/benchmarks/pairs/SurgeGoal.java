@@ -66,25 +66,33 @@ record SurgeGoal(String target, String reference, Duration from, double minRatio
             boolean kept = against != null && !ours.disturbed(maxDisturbanceCores) && !against.disturbed(maxDisturbanceCores)
                     && against.errors() == 0 && ours.rates().length > first && against.rates().length > first;
             if (!kept) {
-                cycles.add(new Cycle(ours.cycle(), false, atStep, Double.NaN, Double.NaN, 0, 0, ours.errors()));
+                cycles.add(new Cycle(ours.cycle(), false, atStep, Double.NaN, Double.NaN, 0, 0, 0, ours.errors()));
                 continue;
             }
             double yardstick = median(Arrays.copyOfRange(against.rates(), first, against.rates().length));
             double worst = Double.POSITIVE_INFINITY;
-            int below = 0;
             for (int i = first; i < ours.rates().length; i++) {
-                double ratio = yardstick > 0 ? ours.rates()[i] / yardstick : 0;
-                worst = Math.min(worst, ratio);
-                if (ratio < this.minRatio) {
-                    below++;
-                }
+                worst = Math.min(worst, yardstick > 0 ? ours.rates()[i] / yardstick : 0);
             }
-            cycles.add(new Cycle(ours.cycle(), true, atStep, yardstick, worst, ours.rates().length - first, below, ours.errors()));
+            int below = below(ours.rates(), first, yardstick);
+            cycles.add(new Cycle(ours.cycle(), true, atStep, yardstick, worst, ours.rates().length - first, below,
+                    below(against.rates(), first, yardstick), ours.errors()));
         }
         boolean anyKept = cycles.stream().anyMatch(Cycle::kept);
         boolean fellShort = cycles.stream().anyMatch(cycle -> cycle.kept() && cycle.windowsBelow() > 0);
         Verdict verdict = failed > 0 || fellShort ? Verdict.MISSED : anyKept ? Verdict.MET : Verdict.UNDECIDED;
         return new Result(this, List.copyOf(cycles), failed, verdict);
+    }
+
+    /** The windows from {@code first} on below {@code minRatio} of the yardstick. */
+    private int below(double[] rates, int first, double yardstick) {
+        int below = 0;
+        for (int i = first; i < rates.length; i++) {
+            if ((yardstick > 0 ? rates[i] / yardstick : 0) < this.minRatio) {
+                below++;
+            }
+        }
+        return below;
     }
 
     private static double median(double[] values) {
@@ -103,10 +111,13 @@ record SurgeGoal(String target, String reference, Duration from, double minRatio
      * @param worstRatio the target's slowest window from {@code from} on, over that median
      * @param windowsJudged the target's windows from {@code from} on
      * @param windowsBelow those below {@code minRatio}
+     * @param referenceWindowsBelow the reference's own windows from {@code from} on below {@code minRatio} of its median:
+     *        how often the machine alone makes a fixed strategy fall short, for reading {@code windowsBelow} (not part of
+     *        the verdict)
      * @param failedCalls the target's failed calls in the phase
      */
     record Cycle(int cycle, boolean kept, String strategyAtStep, double referenceMedian, double worstRatio, int windowsJudged,
-            int windowsBelow, long failedCalls) {
+            int windowsBelow, int referenceWindowsBelow, long failedCalls) {
     }
 
     /**

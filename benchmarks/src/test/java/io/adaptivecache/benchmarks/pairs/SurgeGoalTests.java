@@ -126,6 +126,21 @@ class SurgeGoalTests {
     }
 
     @Test
+    void theReferencesOwnShortWindowsAreCountedForReadingButDoNotDecideTheVerdict() {
+        // The fixed reference dips below 0.9x of its own median twice (the machine); the target never does.
+        List<PhaseSlice> sequence = List.of(
+                step(1, "boot-default", 0, 0, 0, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000),
+                step(1, "ours-multi@io_uring", 0, 0, 0, 10_000, 8_000, 10_000, 12_000, 7_000, 10_000));
+
+        SurgeGoal.Result result = GOAL.evaluate(SURGE.step(), sequence, SECOND, 0.2);
+
+        assertThat(result.cycles().get(0).windowsBelow()).isZero();
+        assertThat(result.cycles().get(0).referenceWindowsBelow()).isEqualTo(2);
+        assertThat(result.verdict()).isEqualTo(Verdict.MET);
+        assertThat(PhaseReport.surgeTable(SURGE, result, SECOND)).contains("| 1 | POOLED(20) | 10.0k | 1.00 | 0 of 6 | 2 | 0 |");
+    }
+
+    @Test
     void theReportGivesEachCycleWhatTheTargetRanAtTheStepItsSlowestSecondAndTheVerdict() {
         List<PhaseSlice> sequence = List.of(
                 step(1, "boot-default", 10_000, 10_000, 10_000, 10_000, 8_000, 10_000),
@@ -136,7 +151,7 @@ class SurgeGoalTests {
         String table = PhaseReport.surgeTable(SURGE, GOAL.evaluate(SURGE.step(), sequence, SECOND, 0.2), SECOND);
 
         assertThat(table).contains("from 3 s after the step to 200 callers", "at least 0.90x the median window of ours-multi@io_uring",
-                "| 1 | POOLED(20) | 10.0k | 0.80 | 1 of 3 | 0 |", "| 2 | POOLED(20) | – | left out | – | 0 |",
+                "| 1 | POOLED(20) | 10.0k | 0.80 | 1 of 3 | 0 | 0 |", "| 2 | POOLED(20) | – | left out | – | – | 0 |",
                 "Surge goal on 1 kept cycles of 2, 0 failed calls: **missed**");
     }
 
