@@ -1,6 +1,5 @@
 package io.adaptivecache.autoconfigure;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -10,6 +9,7 @@ import io.adaptivecache.autoconfigure.endpoint.AdaptiveCacheEndpointAutoConfigur
 import io.adaptivecache.autoconfigure.health.AdaptiveCacheHealthContributorAutoConfiguration;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.resilience.GuardStatus;
+import io.adaptivecache.testservers.Allocations;
 import io.adaptivecache.testservers.RedisServerExtension;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -140,18 +140,10 @@ class AdaptiveCacheResilienceAutoConfigurationTests {
 
     /** Bytes this thread allocates per permission and success recorded, once the JIT has compiled the path. */
     private static double bytesPerRecordedOutcome(CircuitBreaker breaker) {
-        int calls = 100_000;
-        for (int i = 0; i < calls; i++) {
+        return Allocations.bytesPerCall(100_000, () -> {
             breaker.tryAcquirePermission();
             breaker.onSuccess(1_000, TimeUnit.NANOSECONDS);
-        }
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < calls; i++) {
-            breaker.tryAcquirePermission();
-            breaker.onSuccess(1_000, TimeUnit.NANOSECONDS);
-        }
-        return (double) (threads.getCurrentThreadAllocatedBytes() - before) / calls;
+        });
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.adaptivecache.resilience;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +17,7 @@ import io.adaptivecache.CacheTimeoutException;
 import io.adaptivecache.call.CacheCommand;
 import io.adaptivecache.call.CallObserver;
 import io.adaptivecache.call.CallOutcome;
+import io.adaptivecache.testservers.Allocations;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
@@ -76,18 +76,10 @@ class Resilience4jCallGuardTests {
 
     /** Bytes this thread allocates per permission and success recorded, once the JIT has compiled the path. */
     static double bytesPerRecordedOutcome(CircuitBreaker breaker) {
-        int calls = 100_000;
-        for (int i = 0; i < calls; i++) {
+        return Allocations.bytesPerCall(100_000, () -> {
             breaker.tryAcquirePermission();
             breaker.onSuccess(1_000, TimeUnit.NANOSECONDS);
-        }
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < calls; i++) {
-            breaker.tryAcquirePermission();
-            breaker.onSuccess(1_000, TimeUnit.NANOSECONDS);
-        }
-        return (double) (threads.getCurrentThreadAllocatedBytes() - before) / calls;
+        });
     }
 
     @Test
