@@ -45,16 +45,18 @@ final class WeightedKetamaConnectionFactory {
     }
 
     /**
-     * The ring: weighted when the servers' weights differ, spymemcached's plain ketama ring when not.
+     * The ring: weighted when the servers' weights differ, spymemcached's plain ketama ring when not,
+     * answered without hashing while it holds one server.
      * @param nodes the ring's servers
      * @return the locator
      */
     NodeLocator createLocator(List<MemcachedNode> nodes) {
         boolean weighted = weights.values().stream().distinct().count() > 1;
-        return weighted
+        NodeLocator ring = weighted
                 ? new KetamaNodeLocator(nodes, DefaultHashAlgorithm.KETAMA_HASH, KetamaNodeKeyFormatter.Format.SPYMEMCACHED,
                         pointGroups(nodes))
                 : new KetamaNodeLocator(nodes, DefaultHashAlgorithm.KETAMA_HASH);
+        return nodes.size() == 1 ? new OneServerLocator(ring) : ring;
     }
 
     /** Points per server come in groups of four (one MD5 digest each); 160 points per server on average. */

@@ -122,7 +122,7 @@ class WeightedKetamaRingTests {
     }
 
     /** Nodes that only have an address, which is all a ring is computed from. */
-    private static List<MemcachedNode> nodes(int count) {
+    static List<MemcachedNode> nodes(int count) {
         List<MemcachedNode> nodes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             InetSocketAddress address = new InetSocketAddress("127.0.0.1", 21000 + i);
