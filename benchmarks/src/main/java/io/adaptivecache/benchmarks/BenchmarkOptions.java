@@ -80,7 +80,8 @@ final class BenchmarkOptions {
               --seed 26                the seed of the mix, the faults' order and their targets
 
             End to end (--threads as wrk's connections, --targets as application ids, --warm-up, --settle, --slice, --ramp,
-            --pairs, --max-pairs, --batch, --max-outside, --timeout, --worker-heap, --redis and --out apply; needs wrk):
+            --pairs, --max-pairs, --batch, --max-outside, --timeout, --worker-heap, --redis, --delay and --out apply, and
+            --networks with one network, loopback by default; needs wrk):
               --goals e2e              a Boot web application (GET /items/{id} through @Cacheable on Redis) on
                                        spring-boot-starter-data-redis's defaults, with its pool, on adaptive-cache's defaults
                                        and with its near cache, a JVM each, loaded over HTTP by wrk in alternating slices;
@@ -246,6 +247,12 @@ final class BenchmarkOptions {
      * warm-up a Spring application's JIT needs.
      */
     private void endToEndDefaults(java.util.Set<String> given) {
+        if (!given.contains("networks")) {
+            this.networks = List.of(Network.LOOPBACK);
+        }
+        if (this.networks.size() != 1) {
+            throw new IllegalArgumentException("--goals e2e runs on one network at a time, was --networks " + this.networks);
+        }
         if (!given.contains("threads")) {
             this.threads = this.quick ? List.of(16) : List.of(16, 64, 256);
         }
@@ -264,6 +271,14 @@ final class BenchmarkOptions {
         if (!given.contains("worker-heap")) {
             this.workerHeap = "1g";
         }
+    }
+
+    /**
+     * The end-to-end run's delay between its applications and Redis.
+     * @return {@code --delay} over {@code --networks delayed}, zero over loopback
+     */
+    Duration endToEndDelay() {
+        return this.networks.get(0) == Network.DELAYED ? this.delay : Duration.ZERO;
     }
 
     private void set(String name, String value) {

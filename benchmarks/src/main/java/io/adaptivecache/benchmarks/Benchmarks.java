@@ -216,7 +216,7 @@ public final class Benchmarks {
         // This JVM runs no Redis client; fixing Lettuce's transport keeps the run's facts from making it pick one (and warn).
         RedisTransport.select(RedisTransport.NIO);
         HttpBenchmark.Settings settings = new HttpBenchmark.Settings(options.out, options.threads, options.targets,
-                options.addresses.get(Backend.REDIS), options.timeout, options.warmUp, options.settle, options.ramp, options.slice,
+                options.addresses.get(Backend.REDIS), options.endToEndDelay(), options.timeout, options.warmUp, options.settle, options.ramp, options.slice,
                 options.pairs, options.maxPairs, options.batch, options.maxOutside * Runtime.getRuntime().availableProcessors(),
                 options.workerHeap);
         return HttpBenchmark.run(settings, (started, finished) -> {

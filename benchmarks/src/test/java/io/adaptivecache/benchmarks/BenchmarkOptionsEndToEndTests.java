@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BenchmarkOptionsEndToEndTests {
 
@@ -44,6 +45,22 @@ class BenchmarkOptionsEndToEndTests {
         assertThat(options.slice).isEqualTo(Duration.ofSeconds(2));
         assertThat(options.ramp).isZero();
         assertThat(options.pairs).isEqualTo(4);
+    }
+
+    @Test
+    void theEndToEndRunGoesOverLoopbackUnlessAskedForTheProxy() {
+        assertThat(BenchmarkOptions.parse(new String[] { "--goals", "e2e" }).endToEndDelay()).isZero();
+        assertThat(BenchmarkOptions.parse(new String[] { "--goals", "e2e", "--networks", "delayed" }).endToEndDelay())
+                .isEqualTo(Duration.ofMillis(1));
+        assertThat(BenchmarkOptions.parse(new String[] { "--goals", "e2e", "--networks", "delayed", "--delay", "3ms" })
+                .endToEndDelay()).isEqualTo(Duration.ofMillis(3));
+    }
+
+    @Test
+    void theEndToEndRunRefusesTwoNetworksAtOnce() {
+        assertThatThrownBy(() -> BenchmarkOptions.parse(new String[] { "--goals", "e2e", "--networks", "loopback,delayed" }))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("one network at a time");
     }
 
     @Test

@@ -38,6 +38,8 @@ public final class HttpBenchmark {
      * @param connections wrk's connection counts, each a workload
      * @param apps the applications to run (variant ids, {@code spring-defaults#2} for the A/A twin); empty for all
      * @param redisAddress a running Redis to use ({@code host:port}), or {@code null} to start one on a free port
+     * @param delay the delay each way of a proxy between the applications and Redis, as a network round trip would add;
+     *        zero for none (the applications connect to Redis directly, over loopback)
      * @param timeout how long one request may take before wrk counts it as a timeout
      * @param warmUp the least load on each application, per connection count, before its first slice
      * @param settle how much longer the warm-up may go on while the application's JIT keeps compiling
@@ -49,7 +51,8 @@ public final class HttpBenchmark {
      * @param maxDisturbanceCores outside CPU plus steal, in cores, above which a slice is dropped
      * @param appHeap each application JVM's maximum heap
      */
-    public record Settings(Path out, List<Integer> connections, List<String> apps, @Nullable String redisAddress, Duration timeout,
+    public record Settings(Path out, List<Integer> connections, List<String> apps, @Nullable String redisAddress, Duration delay,
+            Duration timeout,
             Duration warmUp, Duration settle, Duration ramp, Duration slice, int pairs, int maxPairs, int batch,
             double maxDisturbanceCores, String appHeap) {
 
@@ -59,6 +62,7 @@ public final class HttpBenchmark {
          * @param connections connection counts
          * @param apps applications
          * @param redisAddress a running Redis, or {@code null}
+         * @param delay the proxy's delay each way, or zero for none
          * @param timeout the request timeout
          * @param warmUp the least warm-up
          * @param settle the longest extra warm-up
@@ -73,6 +77,9 @@ public final class HttpBenchmark {
         public Settings {
             connections = List.copyOf(connections);
             apps = List.copyOf(apps);
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("The proxy's delay must be zero or more; was " + delay.toMillis() + " ms");
+            }
             if (slice.toMillis() < 1000 || slice.toMillis() % 1000 != 0) {
                 throw new IllegalArgumentException("--slice must be whole seconds for wrk, at least 1s; was " + slice.toMillis() + " ms");
             }

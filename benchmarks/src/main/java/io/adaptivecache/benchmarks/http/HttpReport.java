@@ -105,8 +105,10 @@ final class HttpReport {
                 + " after each of its slices");
         run.put("Load generator", result.wrkVersion() + ", items.lua (in this directory); threads: one per core, at most one per"
                 + " connection; request timeout " + Wrk.wholeSeconds(settings.timeout()) + " s");
-        run.put("Redis", settings.redisAddress() == null ? "started by the harness on a free loopback port, no persistence"
-                : "given: " + settings.redisAddress());
+        run.put("Redis", (settings.redisAddress() == null ? "started by the harness on a free loopback port, no persistence"
+                : "given: " + settings.redisAddress()) + (settings.delay().isZero() ? ""
+                        : "; the applications reach it through the harness's proxy, which delays each direction by "
+                                + settings.delay().toMillis() + " ms"));
         run.put("Dropped", String.format(Locale.ROOT, "a cycle whose slice saw more than %.2f cores taken by other processes and"
                 + " steal", limit));
         sections.put("Run", run);

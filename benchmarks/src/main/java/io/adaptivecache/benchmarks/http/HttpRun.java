@@ -68,9 +68,11 @@ final class HttpRun {
         List<WarmUp> warmUps = new ArrayList<>();
         Map<String, AppProcess> running = new LinkedHashMap<>();
         Map<Backend, String> given = s.redisAddress() == null ? Map.of() : Map.of(Backend.REDIS, s.redisAddress());
-        try (BenchmarkServers servers = new BenchmarkServers(List.of(Backend.REDIS), given, false, 0);
+        Network network = s.delay().isZero() ? Network.LOOPBACK : Network.DELAYED;
+        try (BenchmarkServers servers = new BenchmarkServers(List.of(Backend.REDIS), given, network == Network.DELAYED,
+                s.delay().toMillis());
                 HttpSliceLog log = new HttpSliceLog(s.out())) {
-            String[] redis = servers.address(Backend.REDIS, Network.LOOPBACK).split(":");
+            String[] redis = servers.address(Backend.REDIS, network).split(":");
             try {
                 for (String app : apps) {
                     Path appLog = s.out().resolve("jvm").resolve(app.replace('#', '_') + ".log");

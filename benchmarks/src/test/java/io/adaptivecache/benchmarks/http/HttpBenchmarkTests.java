@@ -32,7 +32,7 @@ class HttpBenchmarkTests {
     }
 
     private static HttpBenchmark.Settings settings(Duration slice, Duration ramp, List<String> apps) {
-        return new HttpBenchmark.Settings(Path.of("out"), List.of(16), apps, null, Duration.ofSeconds(5), Duration.ofSeconds(20),
+        return new HttpBenchmark.Settings(Path.of("out"), List.of(16), apps, null, Duration.ZERO, Duration.ofSeconds(5), Duration.ofSeconds(20),
                 Duration.ofSeconds(100), ramp, slice, 20, 40, 5, 0.2, "1g");
     }
 }

@@ -50,7 +50,7 @@ class HttpReportTests {
     @Test
     void writesTheVerdictTablesFiguresWarmUpsAndChart(@TempDir Path out) throws Exception {
         List<HttpSlice> slices = slices(List.of(64), 4);
-        HttpBenchmark.Settings settings = new HttpBenchmark.Settings(out, List.of(64), List.of(), null, Duration.ofSeconds(5),
+        HttpBenchmark.Settings settings = new HttpBenchmark.Settings(out, List.of(64), List.of(), null, Duration.ZERO, Duration.ofSeconds(5),
                 Duration.ofSeconds(20), Duration.ofSeconds(100), Duration.ofSeconds(1), Duration.ofSeconds(5), 4, 4, 2, 0.2, "1g");
         Map<String, String> apps = new LinkedHashMap<>();
         HttpGoal.apps(HttpGoal.all()).forEach(app -> apps.put(app, "what " + app + " runs"));
@@ -79,7 +79,7 @@ class HttpReportTests {
     @Test
     void theChartCountsConnectionsAcrossNotCallers(@TempDir Path out) throws Exception {
         List<HttpSlice> slices = slices(List.of(16, 64), 4);
-        HttpBenchmark.Settings settings = new HttpBenchmark.Settings(out, List.of(16, 64), List.of(), null, Duration.ofSeconds(5),
+        HttpBenchmark.Settings settings = new HttpBenchmark.Settings(out, List.of(16, 64), List.of(), null, Duration.ZERO, Duration.ofSeconds(5),
                 Duration.ofSeconds(20), Duration.ofSeconds(100), Duration.ofSeconds(1), Duration.ofSeconds(5), 4, 4, 2, 0.2, "1g");
         HttpRun.Result result = new HttpRun.Result(slices, HttpGoal.all(), List.of(), new LinkedHashMap<>(), "wrk 4.1.0",
                 Instant.EPOCH, Instant.EPOCH.plusSeconds(60));
