@@ -265,6 +265,8 @@ public final class MemcachedCacheTemplates {
                     .setFailureMode(FailureMode.Cancel)
                     .setMaxReconnectDelay(maxReconnectDelay.getSeconds())
                     .setDaemon(true)
+                    // The gets queued on a connection go as one request; stores are never merged (GetMergingBinaryNode).
+                    .setShouldOptimize(true)
                     .setListenerExecutorService(InlineExecutorService.INSTANCE);
             if (username != null) {
                 builder.setAuthDescriptor(AuthDescriptor.typical(username, password));

@@ -4,6 +4,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Map;
 
@@ -13,12 +15,14 @@ import net.spy.memcached.KetamaNodeKeyFormatter;
 import net.spy.memcached.KetamaNodeLocator;
 import net.spy.memcached.MemcachedNode;
 import net.spy.memcached.NodeLocator;
+import net.spy.memcached.protocol.binary.BinaryOperationFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A spymemcached {@link ConnectionFactory} ({@link #asConnectionFactory()}) built by {@code ConnectionFactoryBuilder} (so user
- * customizers apply), with the one thing the builder cannot do: a ketama ring with per-server
- * weights ({@code KETAMA_HASH}, 160 points per server on average, each server's share by weight).
+ * customizers apply), with what the builder cannot do: a ketama ring with per-server weights
+ * ({@code KETAMA_HASH}, 160 points per server on average, each server's share by weight), and
+ * binary-protocol connections that merge gets without merging stores ({@link GetMergingBinaryNode}).
  *
  * <p>spymemcached gives a server {@code 4 * floor(40 * servers * weight / totalWeight)} points (the
  * libketama formula, computed in {@code float}) and then asserts that the ring holds exactly
@@ -190,19 +194,30 @@ final class WeightedKetamaConnectionFactory {
 
     /**
      * This factory as spymemcached takes it: a {@link ConnectionFactory} that answers
-     * {@code createLocator}, {@code createConnection} and {@code getHashAlg} here and every other
-     * method from the builder's factory.
+     * {@code createLocator}, {@code createConnection}, {@code createMemcachedNode} and
+     * {@code getHashAlg} here and every other method from the builder's factory.
      *
      * <p>A proxy rather than two dozen hand-written forwarders: the set of methods then follows
      * spymemcached's interface by itself. None of them is on the per-operation path:
      * {@code MemcachedClient} and {@code MemcachedConnection} read them when they start, reconnect
-     * or shut down, and each node keeps the builder's factory itself (it is made by
-     * {@code createMemcachedNode}, which the builder's factory answers).
+     * or shut down, and each node is given the builder's factory itself (see {@code createNode}).
      * @return the factory to open a {@code MemcachedClient} with
      */
     ConnectionFactory asConnectionFactory() {
         return (ConnectionFactory) Proxy.newProxyInstance(ConnectionFactory.class.getClassLoader(),
                 new Class<?>[] {ConnectionFactory.class}, this::answer);
+    }
+
+    /**
+     * A connection to one server: on the binary protocol with merging on ({@code shouldOptimize}),
+     * one that merges only the gets queued on it ({@link GetMergingBinaryNode}); otherwise
+     * spymemcached's own (whose text-protocol node merges only gets as well).
+     */
+    private MemcachedNode createNode(SocketAddress address, SocketChannel channel, int bufferSize) {
+        if (delegate.shouldOptimize() && delegate.getOperationFactory() instanceof BinaryOperationFactory) {
+            return new GetMergingBinaryNode(delegate, address, channel, bufferSize, delegate.getAuthDescriptor() != null);
+        }
+        return delegate.createMemcachedNode(address, channel, bufferSize);
     }
 
     private @Nullable Object answer(Object proxy, Method method, @Nullable Object @Nullable [] args) throws Throwable {
@@ -220,6 +235,8 @@ final class WeightedKetamaConnectionFactory {
                 List<InetSocketAddress> addresses = (List<InetSocketAddress>) args[0];
                 return new QueueNudgingMemcachedConnection(self.getReadBufSize(), self, addresses, self.getInitialObservers(),
                         self.getFailureMode(), self.getOperationFactory());
+            case "createMemcachedNode":
+                return createNode((SocketAddress) args[0], (SocketChannel) args[1], (Integer) args[2]);
             case "getHashAlg":
                 return DefaultHashAlgorithm.KETAMA_HASH;
             case "equals":
