@@ -12,14 +12,16 @@ import io.adaptivecache.ValueCodec;
 import io.adaptivecache.management.ManagedCacheTemplate;
 import io.adaptivecache.strategy.StrategySpec;
 import io.adaptivecache.testservers.MemcachedServerExtension;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The gets that wait on a spymemcached connection (binary protocol, the default) go to the server
- * as one request, and the stores waiting beside them keep their own replies. The calls are made
+ * The gets that wait on a spymemcached connection go to the server as one request (on the binary
+ * protocol by this project's connection, on text by spymemcached's own), and the stores waiting
+ * beside them keep their own replies. The calls are made
  * to wait by a frozen server behind a write the socket cannot take (megabytes of values), so that
  * what is merged does not depend on how fast the I/O thread is; the server's own counters tell
  * what reached it.
@@ -35,11 +37,12 @@ class MemcachedMergedGetsIntegrationTests {
 
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
-    @Test
-    void getsWaitingOnOneConnectionReachTheServerAsOneRequestAskingEachKeyOnce() throws Exception {
+    @ParameterizedTest
+    @EnumSource(MemcachedProtocol.class)
+    void getsWaitingOnOneConnectionReachTheServerAsOneRequestAskingEachKeyOnce(MemcachedProtocol protocol) throws Exception {
         int callersOfOneKey = 64;
         int missingKeys = 16;
-        try (ManagedCacheTemplate template = start()) {
+        try (ManagedCacheTemplate template = start(protocol)) {
             CacheOperations<String> cache = template.withCodec(ValueCodec.utf8());
             String hot = run + ":hot";
             cache.set(hot, "v", Duration.ofMinutes(5));
@@ -70,10 +73,11 @@ class MemcachedMergedGetsIntegrationTests {
         }
     }
 
-    @Test
-    void storesWaitingBesideMergedGetsKeepTheirOwnReplies() throws Exception {
+    @ParameterizedTest
+    @EnumSource(MemcachedProtocol.class)
+    void storesWaitingBesideMergedGetsKeepTheirOwnReplies(MemcachedProtocol protocol) throws Exception {
         int rounds = 50;
-        try (ManagedCacheTemplate template = start()) {
+        try (ManagedCacheTemplate template = start(protocol)) {
             CacheOperations<String> cache = template.withCodec(ValueCodec.utf8());
             for (int i = 0; i < rounds; i++) {
                 cache.set(key("existing", i), "old", Duration.ofMinutes(5));
@@ -111,8 +115,8 @@ class MemcachedMergedGetsIntegrationTests {
     }
 
     /** One connection, and a timeout the frozen server cannot reach. */
-    private static ManagedCacheTemplate start() {
-        return MemcachedCacheTemplates.builder().servers(memcached.addresses()).strategy(StrategySpec.single())
+    private static ManagedCacheTemplate start(MemcachedProtocol protocol) {
+        return MemcachedCacheTemplates.builder().servers(memcached.addresses()).protocol(protocol).strategy(StrategySpec.single())
                 .operationTimeout(Duration.ofSeconds(30)).start();
     }
 
