@@ -10,6 +10,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
 import io.adaptivecache.CacheTimeoutException;
+import net.spy.memcached.MemcachedConnection;
+import net.spy.memcached.ops.Operation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,6 +54,16 @@ final class OperationDeadlines implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Tracks a call before its operation is queued; the call releases its entry when it completes,
+     * so no completion stage is added per call.
+     */
+    void track(SpymemcachedCall<?> call, Operation operation) {
+        Pending entry = new Pending(call, operation, System.nanoTime() + timeoutNanos);
+        call.bind(operation, entry);
+        pending.offer(entry);
+    }
+
     int size() {
         return pending.size();
     }
@@ -69,15 +81,24 @@ final class OperationDeadlines implements AutoCloseable {
         Pending head;
         while ((head = pending.peek()) != null) {
             CompletableFuture<?> result = head.result;
-            Future<?> operation = head.operation;
+            Object operation = head.operation;
             if (result != null && operation != null && !result.isDone()) {
                 if (now != Long.MAX_VALUE && head.deadline - now > 0) {
                     return;
                 }
                 result.completeExceptionally(new CacheTimeoutException("memcached at " + target + " did not answer within "
                         + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", null));
-                countTimeoutOnConnection(operation);
-                operation.cancel(false);
+                if (operation instanceof Operation op) {
+                    // What spymemcached's future does on a timed-out get(timeout), then its cancel().
+                    MemcachedConnection.opTimedOut(op);
+                    op.timeOut();
+                    op.cancel();
+                }
+                else {
+                    Future<?> future = (Future<?>) operation;
+                    countTimeoutOnConnection(future);
+                    future.cancel(false);
+                }
             }
             pending.poll();
         }
@@ -115,23 +136,30 @@ final class OperationDeadlines implements AutoCloseable {
         }
     }
 
-    /** A call in flight; completing it (any way) clears the references, leaving only the deadline. */
-    private static final class Pending implements BiConsumer<Object, Throwable> {
+    /**
+     * A call in flight: its result and its spymemcached operation (or the future wrapping it).
+     * Completing the call (any way) releases both, leaving only the deadline.
+     */
+    static final class Pending implements BiConsumer<Object, Throwable> {
 
         private final long deadline;
         private volatile @Nullable CompletableFuture<?> result;
-        private volatile @Nullable Future<?> operation;
+        private volatile @Nullable Object operation;
 
-        Pending(CompletableFuture<?> result, Future<?> operation, long deadline) {
+        Pending(CompletableFuture<?> result, Object operation, long deadline) {
             this.result = result;
             this.operation = operation;
             this.deadline = deadline;
         }
 
-        @Override
-        public void accept(@Nullable Object value, @Nullable Throwable failure) {
+        void release() {
             this.result = null;
             this.operation = null;
+        }
+
+        @Override
+        public void accept(@Nullable Object value, @Nullable Throwable failure) {
+            release();
         }
     }
 }

@@ -15,9 +15,9 @@ import io.adaptivecache.CasValue;
 import io.adaptivecache.call.CommandHandler;
 import net.spy.memcached.CASResponse;
 import net.spy.memcached.CASValue;
-import net.spy.memcached.MemcachedClient;
+import net.spy.memcached.ops.Operation;
+import net.spy.memcached.ops.StoreType;
 import net.spy.memcached.internal.BulkFuture;
-import net.spy.memcached.internal.GetFuture;
 import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
@@ -29,11 +29,14 @@ import static io.adaptivecache.memcached.MemcachedExpiry.exptime;
  * The cache commands on one spymemcached client ({@link MemcachedDriver#SPYMEMCACHED}), with memcached's own semantics: CAS from
  * {@code gets}, multi-get as one bulk request per server, counters that start at 0.
  *
- * <p>Each spymemcached future is bridged to a {@link CompletableFuture} by a completion
- * listener (run on the client's I/O thread, no thread blocks per call) and registered with
- * {@link OperationDeadlines}, which fails it if the server does not answer in time.
+ * <p>Gets, stores, deletes and touches, the commands a cache makes most, are spymemcached
+ * operations whose callback is the caller's future ({@link SpymemcachedCall}), completed on the
+ * client's I/O thread. The others go through spymemcached's own futures, bridged to a
+ * {@link CompletableFuture} by a completion listener run on that thread. Either way no thread
+ * blocks per call, and each call is registered with {@link OperationDeadlines}, which fails it if
+ * the server does not answer in time.
  */
-final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient> {
+final class SpymemcachedCacheCommands implements CommandHandler<SpymemcachedClient> {
 
     private final MemcachedProtocol protocol;
     private final OperationDeadlines deadlines;
@@ -44,15 +47,13 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     }
 
     @Override
-    public CompletionStage<byte @Nullable []> get(MemcachedClient client, String key) {
-        GetFuture<byte[]> operation = client.asyncGet(key, RawBytesTranscoder.INSTANCE);
-        CompletableFuture<byte @Nullable []> result = new CompletableFuture<>();
-        operation.addListener(done -> complete(result, done, (value, status) -> (byte[]) value));
-        return deadlines.track(result, operation);
+    public CompletionStage<byte @Nullable []> get(SpymemcachedClient client, String key) {
+        SpymemcachedCall.Get call = new SpymemcachedCall.Get();
+        return send(client, key, client.operations().get(key, call), call);
     }
 
     @Override
-    public CompletionStage<Map<String, byte[]>> getAll(MemcachedClient client, List<String> keys) {
+    public CompletionStage<Map<String, byte[]>> getAll(SpymemcachedClient client, List<String> keys) {
         BulkFuture<Map<String, byte[]>> operation = client.asyncGetBulk(keys, RawBytesTranscoder.INSTANCE);
         CompletableFuture<Map<String, byte[]>> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (values, status) -> inRequestOrder(keys, values)));
@@ -66,55 +67,67 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     }
 
     @Override
-    public CompletionStage<Void> set(MemcachedClient client, String key, byte[] value, Duration ttl) {
-        return store(client.set(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "set")
+    public CompletionStage<Void> set(SpymemcachedClient client, String key, byte[] value, Duration ttl) {
+        SpymemcachedCall.Store call = new SpymemcachedCall.Store("set", key);
+        return send(client, key, client.operations().store(StoreType.set, key, 0, exptime(ttl), value, call), call)
                 .thenApply(stored -> null);
     }
 
     @Override
-    public CompletionStage<Boolean> add(MemcachedClient client, String key, byte[] value, Duration ttl) {
-        return store(client.add(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "add");
+    public CompletionStage<Boolean> add(SpymemcachedClient client, String key, byte[] value, Duration ttl) {
+        return add(client, key, value, exptime(ttl));
     }
 
     @Override
-    public CompletionStage<Boolean> replace(MemcachedClient client, String key, byte[] value, Duration ttl) {
-        return store(client.replace(key, exptime(ttl), value, RawBytesTranscoder.INSTANCE), key, "replace");
+    public CompletionStage<Boolean> replace(SpymemcachedClient client, String key, byte[] value, Duration ttl) {
+        SpymemcachedCall.Store call = new SpymemcachedCall.Store("replace", key);
+        return send(client, key, client.operations().store(StoreType.replace, key, 0, exptime(ttl), value, call), call);
     }
 
     @Override
-    public CompletionStage<Boolean> delete(MemcachedClient client, String key) {
-        return store(client.delete(key), key, "delete");
+    public CompletionStage<Boolean> delete(SpymemcachedClient client, String key) {
+        SpymemcachedCall.Store call = new SpymemcachedCall.Store("delete", key);
+        return send(client, key, client.operations().delete(key, call), call);
     }
 
     /** memcached's text and binary protocols have no presence-only command: the value is read and dropped. */
     @Override
-    public CompletionStage<Boolean> exists(MemcachedClient client, String key) {
+    public CompletionStage<Boolean> exists(SpymemcachedClient client, String key) {
         return get(client, key).thenApply(value -> value != null);
     }
 
     @Override
-    public CompletionStage<Boolean> touch(MemcachedClient client, String key, Duration ttl) {
-        return store(client.touch(key, exptime(ttl)), key, "touch");
+    public CompletionStage<Boolean> touch(SpymemcachedClient client, String key, Duration ttl) {
+        SpymemcachedCall.Store call = new SpymemcachedCall.Store("touch", key);
+        return send(client, key, client.operations().touch(key, exptime(ttl), call), call);
     }
 
-    /** A boolean outcome: {@code false} only for "exists"/"not found"/"not stored", an error otherwise (value too large, out of memory). */
-    private CompletableFuture<Boolean> store(OperationFuture<Boolean> operation, String key, String command) {
-        CompletableFuture<Boolean> result = new CompletableFuture<>();
-        operation.addListener(done -> complete(result, done, (stored, status) -> {
-            if (Boolean.TRUE.equals(stored)) {
-                return Boolean.TRUE;
-            }
-            StatusCode code = status.getStatusCode();
-            if (code == StatusCode.ERR_EXISTS || code == StatusCode.ERR_NOT_FOUND || code == StatusCode.ERR_NOT_STORED) {
-                return Boolean.FALSE;
-            }
-            throw serverError(command, key, status);
-        }));
-        return deadlines.track(result, operation);
+    /** {@code false} when the key exists. */
+    private CompletableFuture<Boolean> add(SpymemcachedClient client, String key, byte[] value, int exptime) {
+        SpymemcachedCall.Store call = new SpymemcachedCall.Store("add", key);
+        return send(client, key, client.operations().store(StoreType.add, key, 0, exptime, value, call), call);
+    }
+
+    /**
+     * Tracks the call's deadline, then queues its operation; an operation that cannot be queued
+     * (a client shutting down, a full queue, a key spymemcached refuses) throws here, and its
+     * call is dropped from the deadlines.
+     */
+    private <T extends @Nullable Object> SpymemcachedCall<T> send(SpymemcachedClient client, String key, Operation operation,
+            SpymemcachedCall<T> call) {
+        deadlines.track(call, operation);
+        try {
+            client.send(key, operation);
+        }
+        catch (RuntimeException ex) {
+            call.abandon();
+            throw ex;
+        }
+        return call;
     }
 
     @Override
-    public CompletionStage<@Nullable CasValue<byte[]>> gets(MemcachedClient client, String key) {
+    public CompletionStage<@Nullable CasValue<byte[]>> gets(SpymemcachedClient client, String key) {
         OperationFuture<CASValue<byte[]>> operation = client.asyncGets(key, RawBytesTranscoder.INSTANCE);
         CompletableFuture<@Nullable CasValue<byte[]>> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (found, status) -> {
@@ -128,7 +141,7 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     }
 
     @Override
-    public CompletionStage<CasResult> cas(MemcachedClient client, String key, CasToken token, byte[] value, Duration ttl) {
+    public CompletionStage<CasResult> cas(SpymemcachedClient client, String key, CasToken token, byte[] value, Duration ttl) {
         OperationFuture<CASResponse> operation = client.asyncCAS(key, token.version(), exptime(ttl), value,
                 RawBytesTranscoder.INSTANCE);
         CompletableFuture<CasResult> result = new CompletableFuture<>();
@@ -142,7 +155,7 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     }
 
     @Override
-    public CompletionStage<Long> incr(MemcachedClient client, String key, long delta) {
+    public CompletionStage<Long> incr(SpymemcachedClient client, String key, long delta) {
         if (protocol == MemcachedProtocol.BINARY) {
             // One round trip: a missing counter is created holding delta, as if it had started at 0.
             return counter(client.asyncIncr(key, delta, delta, 0), key, "incr");
@@ -151,7 +164,7 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     }
 
     @Override
-    public CompletionStage<Long> decr(MemcachedClient client, String key, long delta) {
+    public CompletionStage<Long> decr(SpymemcachedClient client, String key, long delta) {
         if (protocol == MemcachedProtocol.BINARY) {
             return counter(client.asyncDecr(key, delta, 0L, 0), key, "decr");
         }
@@ -159,14 +172,14 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     }
 
     /** The text protocol cannot create a missing counter in the same command: incr, then add, then incr once more if add lost a race. */
-    private CompletionStage<Long> counterOverText(MemcachedClient client, String key, long delta, boolean up) {
+    private CompletionStage<Long> counterOverText(SpymemcachedClient client, String key, long delta, boolean up) {
         return mutate(client, key, delta, up).thenCompose(value -> {
             if (value != null) {
                 return CompletableFuture.completedFuture(value);
             }
             long initial = up ? delta : 0;
             byte[] text = Long.toString(initial).getBytes(StandardCharsets.US_ASCII);
-            return store(client.add(key, 0, text, RawBytesTranscoder.INSTANCE), key, "add")
+            return add(client, key, text, 0)
                     .thenCompose(added -> added ? CompletableFuture.completedFuture(initial)
                             : mutate(client, key, delta, up).thenApply(retried -> {
                                 if (retried == null) {
@@ -178,7 +191,7 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     }
 
     /** Completes with {@code null} when the counter does not exist. */
-    private CompletableFuture<@Nullable Long> mutate(MemcachedClient client, String key, long delta, boolean up) {
+    private CompletableFuture<@Nullable Long> mutate(SpymemcachedClient client, String key, long delta, boolean up) {
         OperationFuture<Long> operation = up ? client.asyncIncr(key, delta) : client.asyncDecr(key, delta);
         CompletableFuture<@Nullable Long> result = new CompletableFuture<>();
         operation.addListener(done -> complete(result, done, (value, status) -> {
@@ -204,7 +217,7 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
         return deadlines.track(result, operation);
     }
 
-    private static CacheServerException serverError(String command, String key, OperationStatus status) {
+    static CacheServerException serverError(String command, String key, OperationStatus status) {
         return new CacheServerException("memcached refused " + command + " of " + key + ": " + status.getMessage()
                 + " (" + status.getStatusCode() + ")", null);
     }
@@ -234,9 +247,6 @@ final class SpymemcachedCacheCommands implements CommandHandler<MemcachedClient>
     private static OperationStatus statusOf(java.util.concurrent.Future<?> done) {
         if (done instanceof OperationFuture<?> operation) {
             return operation.getStatus();
-        }
-        if (done instanceof GetFuture<?> get) {
-            return get.getStatus();
         }
         return ((BulkFuture<?>) done).getStatus();
     }

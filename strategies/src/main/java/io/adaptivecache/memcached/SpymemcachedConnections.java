@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * another. {@link #open()} returns once the client is connected to every server, or to at least
  * one when the connect timeout passes.
  */
-public final class SpymemcachedConnections extends MemcachedConnections<MemcachedClient> {
+final class SpymemcachedConnections extends MemcachedConnections<SpymemcachedClient> {
 
     private static final Logger logger = LoggerFactory.getLogger(SpymemcachedConnections.class);
 
@@ -41,7 +41,7 @@ public final class SpymemcachedConnections extends MemcachedConnections<Memcache
      * @param configuration applies the template's settings (and users' customizers) to each client's builder
      * @param connectTimeout longest wait for a new client to connect
      */
-    public SpymemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
+    SpymemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
             Duration connectTimeout) {
         this(servers, configuration, connectTimeout, null);
     }
@@ -53,7 +53,7 @@ public final class SpymemcachedConnections extends MemcachedConnections<Memcache
      * @param connectTimeout longest wait for a new client to connect
      * @param username the SASL user the configuration authenticates as, to check and name in errors; {@code null} for none
      */
-    public SpymemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
+    SpymemcachedConnections(List<MemcachedServerAddress> servers, Consumer<ConnectionFactoryBuilder> configuration,
             Duration connectTimeout, @Nullable String username) {
         this(weightsByAddress(servers), configuration, connectTimeout, username, servers);
     }
@@ -77,7 +77,7 @@ public final class SpymemcachedConnections extends MemcachedConnections<Memcache
     }
 
     @Override
-    public MemcachedClient open() {
+    public SpymemcachedClient open() {
         Set<SocketAddress> connected = ConcurrentHashMap.newKeySet();
         CountDownLatch allConnected = new CountDownLatch(addresses.size());
         ConnectionObserver observer = new ConnectionObserver() {
@@ -95,9 +95,9 @@ public final class SpymemcachedConnections extends MemcachedConnections<Memcache
         ConnectionFactoryBuilder builder = new ConnectionFactoryBuilder();
         configuration.accept(builder);
         builder.setInitialObservers(List.of(observer));
-        MemcachedClient client;
+        SpymemcachedClient client;
         try {
-            client = new MemcachedClient(new WeightedKetamaConnectionFactory(builder.build(), weights).asConnectionFactory(), addresses);
+            client = new SpymemcachedClient(new WeightedKetamaConnectionFactory(builder.build(), weights).asConnectionFactory(), addresses);
         }
         catch (IOException ex) {
             throw new CacheConnectionException("Cannot open a memcached client for " + description + ": " + ex.getMessage(), ex);
@@ -155,12 +155,12 @@ public final class SpymemcachedConnections extends MemcachedConnections<Memcache
     }
 
     @Override
-    public boolean isUsable(MemcachedClient client) {
+    public boolean isUsable(SpymemcachedClient client) {
         return !client.getAvailableServers().isEmpty();
     }
 
     @Override
-    public void close(MemcachedClient client) {
+    public void close(SpymemcachedClient client) {
         client.shutdown();
     }
 }

@@ -1,11 +1,16 @@
 package io.adaptivecache.memcached;
 
 import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import io.adaptivecache.CacheTimeoutException;
+import net.spy.memcached.ops.GetOperation;
+import net.spy.memcached.ops.OperationStatus;
+import net.spy.memcached.ops.StatusCode;
+import net.spy.memcached.protocol.binary.BinaryOperationFactory;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,6 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 class OperationDeadlinesTests {
+
+    private static final BinaryOperationFactory OPERATIONS = new BinaryOperationFactory();
 
     /** A timeout far beyond the test, so the background sweep never fires; sweeps are driven by hand. */
     private static final long TIMEOUT = Duration.ofHours(1).toNanos();
@@ -76,6 +83,82 @@ class OperationDeadlinesTests {
             assertThat(deadlines.size()).isEqualTo(2);
             assertThat(stillPending).isNotDone();
         }
+    }
+
+    @Test
+    void aCallOnSpymemcachedsOwnOperationPastItsDeadlineFailsAndTheOperationIsTimedOutAndCancelled() {
+        try (OperationDeadlines deadlines = new OperationDeadlines(TIMEOUT, "test:1")) {
+            SpymemcachedCall.Get silent = new SpymemcachedCall.Get();
+            GetOperation silentOperation = OPERATIONS.get("silent", silent);
+            deadlines.track(silent, silentOperation);
+            SpymemcachedCall.Get answered = new SpymemcachedCall.Get();
+            GetOperation answeredOperation = OPERATIONS.get("answered", answered);
+            deadlines.track(answered, answeredOperation);
+
+            deadlines.sweep(System.nanoTime());
+            assertThat(silent).isNotDone();
+
+            answer(answered, "ok".getBytes(StandardCharsets.UTF_8));
+            deadlines.sweep(System.nanoTime() + TIMEOUT + 1);
+
+            assertThatThrownBy(silent::join).isInstanceOf(CompletionException.class)
+                    .hasCauseInstanceOf(CacheTimeoutException.class).hasMessageContaining("did not answer within 3600000 ms");
+            // Timed out so that spymemcached counts it against the connection; cancelled so that it is never written.
+            assertThat(silentOperation.isTimedOut()).isTrue();
+            assertThat(silentOperation.isCancelled()).isTrue();
+            assertThat(answered.join()).asString(StandardCharsets.UTF_8).isEqualTo("ok");
+            assertThat(answeredOperation.isCancelled()).isFalse();
+            assertThat(deadlines.size()).isZero();
+        }
+    }
+
+    @Test
+    void aCallOnSpymemcachedsOwnOperationThatCompletedKeepsNoValueAliveBehindAPendingOne() {
+        try (OperationDeadlines deadlines = new OperationDeadlines(TIMEOUT, "test:1")) {
+            SpymemcachedCall.Get stillPending = new SpymemcachedCall.Get();
+            deadlines.track(stillPending, OPERATIONS.get("pending", stillPending));
+            WeakReference<byte[]> value = trackAndAnswer(deadlines);
+
+            assertThat(deadlines.size()).isEqualTo(2);
+            await("the answered call's value to be collectable").atMost(Duration.ofSeconds(10)).until(() -> {
+                System.gc();
+                return value.get() == null;
+            });
+            assertThat(deadlines.size()).isEqualTo(2);
+            assertThat(stillPending).isNotDone();
+        }
+    }
+
+    @Test
+    void aCallWhoseOperationWasNeverQueuedIsNotFailedLater() {
+        try (OperationDeadlines deadlines = new OperationDeadlines(TIMEOUT, "test:1")) {
+            SpymemcachedCall.Get refused = new SpymemcachedCall.Get();
+            GetOperation operation = OPERATIONS.get("refused", refused);
+            deadlines.track(refused, operation);
+
+            refused.abandon();
+            deadlines.sweep(System.nanoTime() + TIMEOUT + 1);
+
+            assertThat(refused).isNotDone();
+            assertThat(operation.isCancelled()).isFalse();
+            assertThat(deadlines.size()).isZero();
+        }
+    }
+
+    private static WeakReference<byte[]> trackAndAnswer(OperationDeadlines deadlines) {
+        SpymemcachedCall.Get call = new SpymemcachedCall.Get();
+        deadlines.track(call, OPERATIONS.get("answered", call));
+        byte[] value = new byte[100 * 1024];
+        answer(call, value);
+        assertThat(call.join()).isSameAs(value);
+        return new WeakReference<>(value);
+    }
+
+    /** What spymemcached's I/O thread does with a get's reply. */
+    private static void answer(SpymemcachedCall.Get call, byte[] value) {
+        call.gotData("key", 0, value);
+        call.receivedStatus(new OperationStatus(true, "OK", StatusCode.SUCCESS));
+        call.complete();
     }
 
     private static WeakReference<byte[]> trackAndComplete(OperationDeadlines deadlines) {
