@@ -74,14 +74,7 @@ class OperationDeadlinesTests {
             deadlines.track(stillPending, new CompletableFuture<>());
             WeakReference<byte[]> value = trackAndComplete(deadlines);
 
-            // Both stay queued: a sweep stops at the first call still in time.
-            assertThat(deadlines.size()).isEqualTo(2);
-            await("the completed call's value to be collectable").atMost(Duration.ofSeconds(10)).until(() -> {
-                System.gc();
-                return value.get() == null;
-            });
-            assertThat(deadlines.size()).isEqualTo(2);
-            assertThat(stillPending).isNotDone();
+            assertCollectedWhileBothStayQueued(deadlines, value, stillPending);
         }
     }
 
@@ -89,11 +82,9 @@ class OperationDeadlinesTests {
     void aCallOnSpymemcachedsOwnOperationPastItsDeadlineFailsAndTheOperationIsTimedOutAndCancelled() {
         try (OperationDeadlines deadlines = new OperationDeadlines(TIMEOUT, "test:1")) {
             SpymemcachedCall.Get silent = new SpymemcachedCall.Get();
-            GetOperation silentOperation = OPERATIONS.get("silent", silent);
-            deadlines.track(silent, silentOperation);
+            GetOperation silentOperation = track(deadlines, "silent", silent);
             SpymemcachedCall.Get answered = new SpymemcachedCall.Get();
-            GetOperation answeredOperation = OPERATIONS.get("answered", answered);
-            deadlines.track(answered, answeredOperation);
+            GetOperation answeredOperation = track(deadlines, "answered", answered);
 
             deadlines.sweep(System.nanoTime());
             assertThat(silent).isNotDone();
@@ -116,25 +107,30 @@ class OperationDeadlinesTests {
     void aCallOnSpymemcachedsOwnOperationThatCompletedKeepsNoValueAliveBehindAPendingOne() {
         try (OperationDeadlines deadlines = new OperationDeadlines(TIMEOUT, "test:1")) {
             SpymemcachedCall.Get stillPending = new SpymemcachedCall.Get();
-            deadlines.track(stillPending, OPERATIONS.get("pending", stillPending));
+            track(deadlines, "pending", stillPending);
             WeakReference<byte[]> value = trackAndAnswer(deadlines);
 
-            assertThat(deadlines.size()).isEqualTo(2);
-            await("the answered call's value to be collectable").atMost(Duration.ofSeconds(10)).until(() -> {
-                System.gc();
-                return value.get() == null;
-            });
-            assertThat(deadlines.size()).isEqualTo(2);
-            assertThat(stillPending).isNotDone();
+            assertCollectedWhileBothStayQueued(deadlines, value, stillPending);
         }
+    }
+
+    /** Both calls stay queued (a sweep stops at the first call still in time), yet the completed one's value can be collected. */
+    private static void assertCollectedWhileBothStayQueued(OperationDeadlines deadlines, WeakReference<byte[]> value,
+            CompletableFuture<?> stillPending) {
+        assertThat(deadlines.size()).isEqualTo(2);
+        await("the completed call's value to be collectable").atMost(Duration.ofSeconds(10)).until(() -> {
+            System.gc();
+            return value.get() == null;
+        });
+        assertThat(deadlines.size()).isEqualTo(2);
+        assertThat(stillPending).isNotDone();
     }
 
     @Test
     void aCallWhoseOperationWasNeverQueuedIsNotFailedLater() {
         try (OperationDeadlines deadlines = new OperationDeadlines(TIMEOUT, "test:1")) {
             SpymemcachedCall.Get refused = new SpymemcachedCall.Get();
-            GetOperation operation = OPERATIONS.get("refused", refused);
-            deadlines.track(refused, operation);
+            GetOperation operation = track(deadlines, "refused", refused);
 
             refused.abandon();
             deadlines.sweep(System.nanoTime() + TIMEOUT + 1);
@@ -147,11 +143,18 @@ class OperationDeadlinesTests {
 
     private static WeakReference<byte[]> trackAndAnswer(OperationDeadlines deadlines) {
         SpymemcachedCall.Get call = new SpymemcachedCall.Get();
-        deadlines.track(call, OPERATIONS.get("answered", call));
+        track(deadlines, "answered", call);
         byte[] value = new byte[100 * 1024];
         answer(call, value);
         assertThat(call.join()).isSameAs(value);
         return new WeakReference<>(value);
+    }
+
+    /** A get on spymemcached's own operation, tracked as the commands track it: before it is queued (here, never). */
+    private static GetOperation track(OperationDeadlines deadlines, String key, SpymemcachedCall.Get call) {
+        GetOperation operation = OPERATIONS.get(key, call);
+        deadlines.track(call, operation);
+        return operation;
     }
 
     /** What spymemcached's I/O thread does with a get's reply. */
