@@ -10,7 +10,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
 import io.adaptivecache.CacheTimeoutException;
-import net.spy.memcached.MemcachedConnection;
 import net.spy.memcached.ops.Operation;
 import org.jspecify.annotations.Nullable;
 
@@ -89,8 +88,10 @@ final class OperationDeadlines implements AutoCloseable {
                 result.completeExceptionally(new CacheTimeoutException("memcached at " + target + " did not answer within "
                         + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", null));
                 if (operation instanceof Operation op) {
-                    // What spymemcached's future does on a timed-out get(timeout), then its cancel().
-                    MemcachedConnection.opTimedOut(op);
+                    // What spymemcached's future does on a timed-out get(timeout), then its cancel(); but not counted
+                    // against the connection: on the future path below the count is reset as soon as it is taken (the
+                    // listener reads the done future, whose get() resets it), so neither path reopens a connection for
+                    // timeouts, and the write-queue nudge (QueueNudgingMemcachedConnection) keeps a stalled one draining.
                     op.timeOut();
                     op.cancel();
                 }
@@ -106,11 +107,11 @@ final class OperationDeadlines implements AutoCloseable {
 
     /**
      * Asking spymemcached's future for its result with no wait is how spymemcached learns of a
-     * timeout: it counts it against the operation's connection, and recycles a connection whose
-     * operations keep timing out (see {@code timeoutExceptionThreshold}). Without this, a
-     * connection whose bounded queues filled while its server stalled may never drain again
-     * (spymemcached stops moving operations to a full write queue and waits for a new operation,
-     * which the full input queue refuses).
+     * timeout: it counts it against the operation's connection and times the operation out. The
+     * listener that completes the call then reads the done future, whose {@code get()} resets
+     * that count, so it never reaches spymemcached's threshold for reopening a connection
+     * ({@code timeoutExceptionThreshold}); a stalled connection whose bounded queues filled is kept
+     * draining by {@link QueueNudgingMemcachedConnection} instead.
      */
     private static void countTimeoutOnConnection(Future<?> operation) {
         try {
