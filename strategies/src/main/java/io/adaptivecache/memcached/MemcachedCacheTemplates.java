@@ -260,7 +260,8 @@ public final class MemcachedCacheTemplates {
                     .setOpQueueFactory(new ArrayOperationQueueFactory(operationQueueSize))
                     .setWriteOpQueueFactory(new ArrayOperationQueueFactory(operationQueueSize))
                     .setOpQueueMaxBlockTime(0)
-                    // Recycle a connection after this many timeouts in a row (a stalled server; see OperationDeadlines).
+                    // spymemcached reopens a connection after this many of its own timeouts in a row; the calls OperationDeadlines
+                    // fails are not counted toward it (see there).
                     .setTimeoutExceptionThreshold(TIMEOUTS_BEFORE_RECONNECT)
                     .setFailureMode(FailureMode.Cancel)
                     .setMaxReconnectDelay(maxReconnectDelay.getSeconds())

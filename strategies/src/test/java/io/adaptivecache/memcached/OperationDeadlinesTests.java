@@ -94,7 +94,7 @@ class OperationDeadlinesTests {
 
             assertThatThrownBy(silent::join).isInstanceOf(CompletionException.class)
                     .hasCauseInstanceOf(CacheTimeoutException.class).hasMessageContaining("did not answer within 3600000 ms");
-            // Timed out so that spymemcached counts it against the connection; cancelled so that it is never written.
+            // Timed out as spymemcached times out its own, and cancelled so that it is never written.
             assertThat(silentOperation.isTimedOut()).isTrue();
             assertThat(silentOperation.isCancelled()).isTrue();
             assertThat(answered.join()).asString(StandardCharsets.UTF_8).isEqualTo("ok");
