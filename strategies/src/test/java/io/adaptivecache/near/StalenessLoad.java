@@ -131,7 +131,13 @@ final class StalenessLoad {
         return thread;
     }
 
-    /** The server lost every key: versions completed so far are gone from it. Call while no write can complete. */
+    /**
+     * The server lost every key: versions completed so far are gone from it. Call while the server
+     * is down, once the replies it sent before going down have been read. A write whose reply
+     * arrives just after the kill was applied before it and lost with it; had this been called
+     * before that reply, every later read of the key as absent would look stale by the time since
+     * the kill.
+     */
     void wiped() {
         for (int k = 0; k < keys.length; k++) {
             wiped[k] = completed.get(k);
