@@ -91,7 +91,7 @@ final class OperationDeadlines implements AutoCloseable {
                     // What spymemcached's future does on a timed-out get(timeout), then its cancel(); but not counted
                     // against the connection: on the future path below the count is reset as soon as it is taken (the
                     // listener reads the done future, whose get() resets it), so neither path reopens a connection for
-                    // timeouts, and the write-queue nudge (QueueNudgingMemcachedConnection) keeps a stalled one draining.
+                    // timeouts, and the write-queue nudge (SpymemcachedIoThread) keeps a stalled one draining.
                     op.timeOut();
                     op.cancel();
                 }
@@ -111,7 +111,7 @@ final class OperationDeadlines implements AutoCloseable {
      * listener that completes the call then reads the done future, whose {@code get()} resets
      * that count, so it never reaches spymemcached's threshold for reopening a connection
      * ({@code timeoutExceptionThreshold}); a stalled connection whose bounded queues filled is kept
-     * draining by {@link QueueNudgingMemcachedConnection} instead.
+     * draining by {@link SpymemcachedIoThread} instead.
      */
     private static void countTimeoutOnConnection(Future<?> operation) {
         try {

@@ -17,10 +17,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One call on a {@link SpymemcachedClient}: the spymemcached operation's callback and the
- * caller's future in one object, completed on the client's I/O thread when the operation
- * completes. Completing it reads the operation the way spymemcached's own futures do (an
- * operation that failed, was cancelled or timed out fails the call), and resets the
- * connection's count of timeouts in a row, as their {@code get()} does.
+ * caller's future in one object. When the operation ends, the future completes: on the I/O
+ * thread once its turn ends ({@link SpymemcachedIoThread}), at once on any other thread. It reads
+ * the operation the way spymemcached's own futures do (an operation that failed, was cancelled or
+ * timed out fails the call); a success resets the connection's count of timeouts in a row
+ * (spymemcached's futures reset it in {@code get()}, whatever the outcome).
  *
  * @param <T> the call's result
  */
@@ -46,8 +47,14 @@ abstract sealed class SpymemcachedCall<T extends @Nullable Object> extends Compl
         this.status = status;
     }
 
+    /** Called by spymemcached when the operation ended: delivers the outcome, at the end of the I/O thread's turn if on it. */
     @Override
     public final void complete() {
+        SpymemcachedIoThread.deliver(this);
+    }
+
+    /** Completes this future with the outcome of its operation, unless it is done already. */
+    final void deliver() {
         Operation op = operation;
         if (op != null && !isDone()) {
             if (op.hasErrored()) {

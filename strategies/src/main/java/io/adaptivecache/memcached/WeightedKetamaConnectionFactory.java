@@ -230,10 +230,10 @@ final class WeightedKetamaConnectionFactory {
                 return createLocator(nodes);
             case "createConnection":
                 // Passes the proxy, not the delegate, so that the connection asks us for its locator; the
-                // connection drains its bounded queues after a stall (QueueNudgingMemcachedConnection).
+                // connection drains its bounded queues after a stall and wakes callers after its reads (SpymemcachedIoThread).
                 @SuppressWarnings("unchecked")
                 List<InetSocketAddress> addresses = (List<InetSocketAddress>) args[0];
-                return new QueueNudgingMemcachedConnection(self.getReadBufSize(), self, addresses, self.getInitialObservers(),
+                return new SpymemcachedIoThread(self.getReadBufSize(), self, addresses, self.getInitialObservers(),
                         self.getFailureMode(), self.getOperationFactory());
             case "createMemcachedNode":
                 return createNode((SocketAddress) args[0], (SocketChannel) args[1], (Integer) args[2]);

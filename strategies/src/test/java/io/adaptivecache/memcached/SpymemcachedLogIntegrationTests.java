@@ -26,7 +26,7 @@ class SpymemcachedLogIntegrationTests {
     void clientsStartingAndStoppingShouldLogAtDebugNotInfoWhileWarningsStayWarnings() throws Exception {
         String output = probe();
         List<String> spymemcachedLines = output.lines()
-                .filter(line -> line.contains(" net.spy.") || line.contains(" io.adaptivecache.memcached.QueueNudging")).toList();
+                .filter(line -> line.contains(" net.spy.") || line.contains(" " + SpymemcachedIoThread.class.getName() + " ")).toList();
 
         assertThat(output).contains("logger=" + QuietSpymemcachedLogger.class.getName());
         assertThat(spymemcachedLines).as("spymemcached's lines at INFO").noneMatch(line -> line.contains(" INFO "));
