@@ -39,6 +39,8 @@ class OperationDeadlinesTests {
             answered.complete("ok");
             deadlines.sweep(System.nanoTime() + TIMEOUT + 1);
 
+            // Checked without waiting first: a call the sweep missed would leave join() waiting for good.
+            assertThat(silent).isCompletedExceptionally();
             assertThatThrownBy(silent::join).isInstanceOf(CompletionException.class)
                     .hasCauseInstanceOf(CacheTimeoutException.class).hasMessageContaining("did not answer within 3600000 ms");
             assertThat(silentOperation).isCancelled();
@@ -92,6 +94,8 @@ class OperationDeadlinesTests {
             answer(answered, "ok".getBytes(StandardCharsets.UTF_8));
             deadlines.sweep(System.nanoTime() + TIMEOUT + 1);
 
+            // Checked without waiting first: a call the sweep missed would leave join() waiting for good.
+            assertThat(silent).isCompletedExceptionally();
             assertThatThrownBy(silent::join).isInstanceOf(CompletionException.class)
                     .hasCauseInstanceOf(CacheTimeoutException.class).hasMessageContaining("did not answer within 3600000 ms");
             // Timed out as spymemcached times out its own, and cancelled so that it is never written.
