@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.adaptivecache.adaptive.AdaptiveMode;
+import io.adaptivecache.adaptive.StrategyPolicy;
 import io.adaptivecache.adaptive.StrategySwitcher;
 import io.adaptivecache.adaptive.StrategySwitchers;
 import io.adaptivecache.adaptive.SwitchEvent;
@@ -78,13 +79,25 @@ public class AdaptiveCacheSwitchers extends SwitcherRegistry {
     /**
      * How the switcher of a template with these settings is made: with the settings' mode,
      * window, pin and history, the policy {@link StrategyPolicies} chooses (made when the template
-     * starts, once it is known whether its POOLED connections block), publishing every switch here.
+     * starts, once it is known whether its POOLED connections block and whether each shared connection has a thread of
+     * its own), publishing every switch here.
      * @param settings the template's resolved settings
      * @return the options
      */
     SwitcherOptions options(TemplateSettings settings) {
-        return new SwitcherOptions((pooledConnectionsBlock, connectionLimit) -> this.policies.policyFor(settings, pooledConnectionsBlock),
-                settings.mode(), settings.window(), settings.pinned(), settings.historyWindows(), this::publish, System::nanoTime,
+        SwitcherOptions.PolicyFactory policy = new SwitcherOptions.PolicyFactory() {
+
+            @Override
+            public StrategyPolicy create(boolean pooledConnectionsBlock, int connectionLimit) {
+                return create(pooledConnectionsBlock, false, connectionLimit);
+            }
+
+            @Override
+            public StrategyPolicy create(boolean pooledConnectionsBlock, boolean threadPerSharedConnection, int connectionLimit) {
+                return AdaptiveCacheSwitchers.this.policies.policyFor(settings, pooledConnectionsBlock, threadPerSharedConnection);
+            }
+        };
+        return new SwitcherOptions(policy, settings.mode(), settings.window(), settings.pinned(), settings.historyWindows(), this::publish, System::nanoTime,
                 Clock.systemUTC());
     }
 

@@ -26,8 +26,10 @@ final class StrategyPolicies {
      *        providers and customizers are told, its prefix for messages, its adaptive section, its connection limit and
      *        the selector of the MULTI strategies the policy proposes ({@code strategy.multi.selector})
      * @param blockingConnections whether the template's POOLED strategies run on blocking connections
+     * @param threadPerSharedConnection whether each of the template's shared connections runs an I/O thread of its own,
+     *        so that the default policy tries fewer of them at the cap (a customizer may turn that off)
      */
-    StrategyPolicy policyFor(TemplateSettings settings, boolean blockingConnections) {
+    StrategyPolicy policyFor(TemplateSettings settings, boolean blockingConnections, boolean threadPerSharedConnection) {
         String templateName = settings.name();
         for (StrategyPolicyProvider provider : this.providers) {
             StrategyPolicy policy = provider.policyFor(templateName);
@@ -36,7 +38,7 @@ final class StrategyPolicies {
             }
         }
         ThresholdStrategyPolicy.Builder builder = defaultPolicy(settings.prefix() + ".adaptive", settings.adaptive(), blockingConnections)
-                .selector(settings.selector());
+                .selector(settings.selector()).triesFewerConnections(threadPerSharedConnection);
         this.customizers.forEach(customizer -> customizer.customize(templateName, builder));
         ThresholdStrategyPolicy policy = builder.build();
         // The switcher refuses an operator's request above the limit; the policy must not propose one either.

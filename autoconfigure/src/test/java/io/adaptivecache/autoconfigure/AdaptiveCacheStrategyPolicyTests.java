@@ -107,6 +107,24 @@ class AdaptiveCacheStrategyPolicyTests {
     }
 
     @Test
+    void theDefaultPolicyShouldTryFewerConnectionsWhereEachHasAThreadOfItsOwnUnlessACustomizerSaysNot() {
+        this.contextRunner.run(context -> {
+            assertThat(context).hasNotFailed();
+            AdaptiveCacheSwitchers switchers = context.getBean(AdaptiveCacheSwitchers.class);
+            assertThat(((ThresholdStrategyPolicy) switchers.get("memcached").policy()).triesFewerConnections())
+                    .as("a client, and its I/O thread, per memcached connection").isTrue();
+            assertThat(((ThresholdStrategyPolicy) switchers.get("redis").policy()).triesFewerConnections())
+                    .as("Lettuce's connections share its event loops").isFalse();
+        });
+        this.contextRunner.withPropertyValues("adaptive-cache.memcached.driver=xmemcached").run(context -> assertThat(
+                ((ThresholdStrategyPolicy) context.getBean(AdaptiveCacheSwitchers.class).get("memcached").policy())
+                        .triesFewerConnections()).as("an XMemcached client, with its reactor threads, per connection").isTrue());
+        this.contextRunner.withBean(StrategyPolicyCustomizer.class, () -> (template, policy) -> policy.triesFewerConnections(false))
+                .run(context -> assertThat(((ThresholdStrategyPolicy) context.getBean(AdaptiveCacheSwitchers.class).get("memcached")
+                        .policy()).triesFewerConnections()).isFalse());
+    }
+
+    @Test
     void customizersShouldNotTouchAUsersPolicy() {
         this.contextRunner.withUserConfiguration(AlwaysSingleOnRedis.class, Customizers.class).run(context -> {
             assertThat(context).hasNotFailed();

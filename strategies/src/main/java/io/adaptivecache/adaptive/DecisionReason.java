@@ -39,6 +39,14 @@ public enum DecisionReason {
     /** MULTI: connections sit mostly idle. */
     CONNECTIONS_IDLE,
     /**
+     * MULTI at the connection cap, every connection carrying many calls at once: fewer connections
+     * may serve more (more calls in each write, each read and each wake-up of an I/O thread, and
+     * fewer I/O threads competing with the callers for the cores, as on a host whose cores are
+     * busy). Tried rather than assumed: kept only if its calls are no slower, and the connections
+     * it gave up are then not proposed again while the load stays the same.
+     */
+    CONSOLIDATION,
+    /**
      * SINGLE/MULTI: few calls in flight and a short round trip, and the backend has blocking
      * connections for POOLED: they serve these callers on their own threads, without handing each
      * command to an event loop and back.
@@ -54,7 +62,8 @@ public enum DecisionReason {
 
     /**
      * A move made for a gain ({@link #BLOCKING_FITS}, {@link #LARGE_VALUES}, {@link #CONNECTIONS_IDLE},
-     * {@link #CONNECTION_SATURATED}) lost its trial at a load like this one: not tried again until the load changes or
+     * {@link #CONNECTION_SATURATED}, {@link #CONSOLIDATION}) lost its trial at a load like this one, or gave up
+     * connections that then proved slower ({@link #CONSOLIDATION}): not tried again until the load changes or
      * the longest dwell has passed.
      */
     REJECTED_AT_THIS_LOAD,

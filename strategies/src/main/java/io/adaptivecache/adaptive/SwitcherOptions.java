@@ -52,6 +52,19 @@ public record SwitcherOptions(PolicyFactory policy, AdaptiveMode mode, Duration 
          * @return the policy
          */
         StrategyPolicy create(boolean pooledConnectionsBlock, int connectionLimit);
+
+        /**
+         * A new policy for one template, told also whether each of its shared connections runs an
+         * I/O thread of its own (the memcached drivers), so that trying fewer connections at the cap
+         * may pay. By default, {@link #create(boolean, int)}: a factory with no use for it ignores it.
+         * @param pooledConnectionsBlock as for {@link #create(boolean, int)}
+         * @param threadPerSharedConnection whether each connection of SINGLE or MULTI has an I/O thread of its own
+         * @param connectionLimit as for {@link #create(boolean, int)}
+         * @return the policy
+         */
+        default StrategyPolicy create(boolean pooledConnectionsBlock, boolean threadPerSharedConnection, int connectionLimit) {
+            return create(pooledConnectionsBlock, connectionLimit);
+        }
     }
 
     /** Checks the options (the components are described on the record). */
@@ -83,20 +96,31 @@ public record SwitcherOptions(PolicyFactory policy, AdaptiveMode mode, Duration 
 
     /**
      * The default policy: a {@link ThresholdStrategyPolicy} with its {@linkplain ThresholdStrategyPolicy.Settings#defaults()
-     * default settings}, its connection cap lowered to the template's connection limit where that is lower, and, for a
+     * default settings}, its connection cap lowered to the template's connection limit where that is lower; for a
      * template whose POOLED connections block, the {@linkplain ThresholdStrategyPolicy.BlockingPool#DEFAULTS default
-     * blocking pool} if the limit allows its pool size (else none: the policy then never proposes the blocking pool).
+     * blocking pool} if the limit allows its pool size (else none: the policy then never proposes the blocking pool);
+     * for a template whose shared connections each run an I/O thread of their own, trying fewer of them at the cap
+     * ({@link ThresholdStrategyPolicy.Builder#triesFewerConnections(boolean)}).
      * @return the factory
      */
     public static PolicyFactory defaultPolicy() {
-        return (pooledConnectionsBlock, connectionLimit) -> {
-            ThresholdStrategyPolicy.Builder builder = ThresholdStrategyPolicy.builder();
-            builder.maxConnections(Math.min(builder.settings().maxConnections(), connectionLimit));
-            ThresholdStrategyPolicy.BlockingPool blockingPool = ThresholdStrategyPolicy.BlockingPool.DEFAULTS;
-            if (pooledConnectionsBlock && blockingPool.poolSize() <= connectionLimit) {
-                builder.blockingPool(blockingPool);
+        return new PolicyFactory() {
+
+            @Override
+            public StrategyPolicy create(boolean pooledConnectionsBlock, int connectionLimit) {
+                return create(pooledConnectionsBlock, false, connectionLimit);
             }
-            return builder.build();
+
+            @Override
+            public StrategyPolicy create(boolean pooledConnectionsBlock, boolean threadPerSharedConnection, int connectionLimit) {
+                ThresholdStrategyPolicy.Builder builder = ThresholdStrategyPolicy.builder();
+                builder.maxConnections(Math.min(builder.settings().maxConnections(), connectionLimit));
+                ThresholdStrategyPolicy.BlockingPool blockingPool = ThresholdStrategyPolicy.BlockingPool.DEFAULTS;
+                if (pooledConnectionsBlock && blockingPool.poolSize() <= connectionLimit) {
+                    builder.blockingPool(blockingPool);
+                }
+                return builder.triesFewerConnections(threadPerSharedConnection).build();
+            }
         };
     }
 
@@ -188,16 +212,20 @@ public record SwitcherOptions(PolicyFactory policy, AdaptiveMode mode, Duration 
      * {@link SwitcherRegistry#start} do so).
      * @param template the template to watch
      * @param pooledConnectionsBlock whether its POOLED connections block ({@code template.stats().pooledConnectionsBlock()})
+     * @param threadPerSharedConnection whether each of its shared connections runs an I/O thread of its own
+     *        ({@code template.stats().threadPerSharedConnection()})
      * @param connectionLimit the most connections an operator's pin or trial may ask for, and the policy's cap
      * @return the switcher
      * @throws IllegalArgumentException if the connection limit is below 1
      */
-    public StrategySwitcher newSwitcher(CacheTemplateManagement template, boolean pooledConnectionsBlock, int connectionLimit) {
+    public StrategySwitcher newSwitcher(CacheTemplateManagement template, boolean pooledConnectionsBlock,
+            boolean threadPerSharedConnection, int connectionLimit) {
         if (connectionLimit < 1) {
             // Checked before the factory is asked: a factory given a limit below 1 could fail in ways that hide this.
             throw new IllegalArgumentException("The connection limit must be at least 1, was " + connectionLimit);
         }
-        StrategyPolicy made = Objects.requireNonNull(this.policy.create(pooledConnectionsBlock, connectionLimit),
+        StrategyPolicy made = Objects.requireNonNull(this.policy.create(pooledConnectionsBlock, threadPerSharedConnection,
+                connectionLimit),
                 "the policy factory returned null");
         return new StrategySwitcher(template, made, this.window, this.mode, this.pinned, this.nanoClock, this.wallClock,
                 this.listener, connectionLimit, this.historyWindows);

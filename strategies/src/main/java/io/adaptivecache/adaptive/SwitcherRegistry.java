@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.adaptivecache.management.CacheTemplateManagement;
+import io.adaptivecache.management.TemplateStats;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -65,7 +66,9 @@ public class SwitcherRegistry implements StrategySwitchers {
      * @throws IllegalStateException if a switcher is registered under the template's name already (nothing is started)
      */
     public StrategySwitcher start(SwitcherOptions options, CacheTemplateManagement template, int connectionLimit) {
-        StrategySwitcher switcher = options.newSwitcher(template, template.stats().pooledConnectionsBlock(), connectionLimit);
+        TemplateStats stats = template.stats();
+        StrategySwitcher switcher = options.newSwitcher(template, stats.pooledConnectionsBlock(), stats.threadPerSharedConnection(),
+                connectionLimit);
         register(switcher);
         switcher.start();
         return switcher;

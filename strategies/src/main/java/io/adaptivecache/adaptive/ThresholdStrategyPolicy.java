@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The default policy: threshold rules propose a strategy for each window (leave a contended or
  * saturated pool; grow shared connections above {@code growAbove} calls each and shrink them below
- * {@code shrinkBelow}, straight to what the load needs; with a {@link BlockingPool}, move few callers
+ * {@code shrinkBelow}, straight to what the load needs; where each connection has an I/O thread of
+ * its own, try half as many at the cap, kept only if no slower; with a {@link BlockingPool}, move few callers
  * or large values on a short round trip to blocking connections), inside layers against flapping
  * composed the way Netflix concurrency-limits composes limits. From the outside in: an hourly
  * switch budget; confirmation (a proposal must hold in every counted window for a whole dwell, and
@@ -30,6 +31,7 @@ public final class ThresholdStrategyPolicy extends PolicyDecorator {
 
     private final Settings settings;
     private final @Nullable BlockingPool blockingPool;
+    private final boolean triesFewerConnections;
 
     /**
      * Creates a policy.
@@ -45,14 +47,27 @@ public final class ThresholdStrategyPolicy extends PolicyDecorator {
      * @param blockingPool when a blocking pool suits the load, or {@code null} if the backend has none
      */
     public ThresholdStrategyPolicy(Settings settings, @Nullable BlockingPool blockingPool) {
-        super(layers(Objects.requireNonNull(settings, "settings"), blockingPool));
+        this(settings, blockingPool, false);
+    }
+
+    /**
+     * Creates a policy that may also try fewer connections at the cap.
+     * @param settings its thresholds and timings
+     * @param blockingPool when a blocking pool suits the load, or {@code null} if the backend has none
+     * @param triesFewerConnections whether, at the connection cap with every connection busy, it tries half as many
+     *        ({@link DecisionReason#CONSOLIDATION}, kept only if no slower): for a template whose shared connections
+     *        each run an I/O thread of their own ({@code StrategyFactory.threadPerSharedConnection()})
+     */
+    public ThresholdStrategyPolicy(Settings settings, @Nullable BlockingPool blockingPool, boolean triesFewerConnections) {
+        super(layers(Objects.requireNonNull(settings, "settings"), blockingPool, triesFewerConnections));
         this.settings = settings;
         this.blockingPool = blockingPool;
+        this.triesFewerConnections = triesFewerConnections;
     }
 
     /** The layers, built from the inside out; this policy is the shell around the outermost, and passes everything to it. */
-    private static StrategyPolicy layers(Settings settings, @Nullable BlockingPool blockingPool) {
-        StrategyPolicy rules = PolicyDecorator.proposing(new ThresholdRules(settings, blockingPool)::propose);
+    private static StrategyPolicy layers(Settings settings, @Nullable BlockingPool blockingPool, boolean triesFewerConnections) {
+        StrategyPolicy rules = PolicyDecorator.proposing(new ThresholdRules(settings, blockingPool, triesFewerConnections)::propose);
         StrategyPolicy trials = new TrialPolicy(settings.trial(), settings.trialTolerance(), settings.maxDwell(), rules);
         StrategyPolicy counted = new CountedWindowsPolicy(settings.minCallsPerWindow(), trials);
         StrategyPolicy suppressing = new SuppressingPolicy(settings.suppressAfterRollbacks(), settings.suppression(), counted);
@@ -86,6 +101,11 @@ public final class ThresholdStrategyPolicy extends PolicyDecorator {
     /** {@return when this policy moves callers to blocking POOLED connections: {@code null} if never} */
     public @Nullable BlockingPool blockingPool() {
         return this.blockingPool;
+    }
+
+    /** {@return whether this policy tries half as many connections at the cap ({@link DecisionReason#CONSOLIDATION})} */
+    public boolean triesFewerConnections() {
+        return this.triesFewerConnections;
     }
 
     @Override
@@ -284,6 +304,7 @@ public final class ThresholdStrategyPolicy extends PolicyDecorator {
         private Duration suppression;
         private int maxSwitchesPerHour;
         private @Nullable BlockingPool blockingPool;
+        private boolean triesFewerConnections;
 
         private Builder(Settings from) {
             this.maxConnections = from.maxConnections();
@@ -421,6 +442,25 @@ public final class ThresholdStrategyPolicy extends PolicyDecorator {
         }
 
         /**
+         * Whether the policy tries half as many connections at the cap when every connection is
+         * busy ({@link DecisionReason#CONSOLIDATION}), keeping them only if no slower: worth it where
+         * each shared connection runs an I/O thread of its own (the memcached drivers), so that
+         * MULTI(N) costs N threads competing with the callers for the cores. Off unless set; the
+         * default policy sets it from the template's connections.
+         * @param triesFewerConnections whether to try
+         * @return this builder
+         */
+        public Builder triesFewerConnections(boolean triesFewerConnections) {
+            this.triesFewerConnections = triesFewerConnections;
+            return this;
+        }
+
+        /** {@return whether the policy built will try fewer connections at the cap} */
+        public boolean triesFewerConnections() {
+            return this.triesFewerConnections;
+        }
+
+        /**
          * The settings as they stand, checked.
          * @return the settings
          * @throws IllegalArgumentException if they are inconsistent (see {@link Settings})
@@ -435,13 +475,13 @@ public final class ThresholdStrategyPolicy extends PolicyDecorator {
         }
 
         /**
-         * A new policy with these settings and blocking pool; each call gives a policy with a
+         * A new policy with these settings, blocking pool and choice of trying fewer connections; each call gives a policy with a
          * history of its own.
          * @return the policy
          * @throws IllegalArgumentException if the settings are inconsistent
          */
         public ThresholdStrategyPolicy build() {
-            return new ThresholdStrategyPolicy(settings(), this.blockingPool);
+            return new ThresholdStrategyPolicy(settings(), this.blockingPool, this.triesFewerConnections);
         }
     }
 }

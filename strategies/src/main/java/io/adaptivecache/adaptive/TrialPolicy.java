@@ -25,7 +25,14 @@ import static io.adaptivecache.adaptive.Figures.seconds;
  * made for a gain (a blocking pool, large values, fewer or more shared connections) that lost is
  * not proposed again while the load stays like the one it lost at ({@link LostTrials}, for
  * {@code maxDwell}): the layer within proposes, this one answers
- * {@link DecisionReason#REJECTED_AT_THIS_LOAD} instead.
+ * {@link DecisionReason#REJECTED_AT_THIS_LOAD} instead. A move out of trouble is never held back
+ * that way.
+ * <p>Giving up connections at the cap ({@link DecisionReason#CONSOLIDATION}) is judged with no
+ * tolerance: it is tried for speed alone, so it is kept only if its calls are no slower than the
+ * incumbent's. When it is kept at comparable load, the connections it gave up are remembered as a
+ * move that lost at this load, since the rules would otherwise propose growing back to them in the
+ * next windows; either verdict stands while the load stays like this one, not only for
+ * {@code maxDwell}, so that a steady load pays for the question once.
  * <p>A move out of trouble ({@link DecisionReason#leavesTrouble()}: away from a pool that makes
  * callers wait) is not on trial: a rollback could only send the callers back to the pool that made
  * them wait. During a trial the layer within is still asked about every window, and a move out of
@@ -42,8 +49,10 @@ import static io.adaptivecache.adaptive.Figures.seconds;
  * throughput both moved the same way by a factor of 2 or more: more callers or arrivals raise
  * both, fewer lower both, while a strategy alone moves them apart (fewer calls per second at the
  * same concurrency in a closed loop, more calls in flight at the same rate in an open loop). A
- * trial during which the round trip (a window's shortest call) moved 3x is kept without
- * comparison too: the network changed, not the strategy.
+ * trial during which the round trip (a window's shortest call) moved 3x, and the mean call the
+ * same way by at least half as much, is kept without comparison too: the network changed, not the
+ * strategy. (The shortest call alone would not tell: one connection carrying 200 calls makes each
+ * wait behind others, so its shortest call is a millisecond where two connections' is 30 µs.)
  */
 final class TrialPolicy extends PolicyDecorator {
 
@@ -55,7 +64,7 @@ final class TrialPolicy extends PolicyDecorator {
      * lost is not remembered either: the policy did not propose it.)
      */
     private static final Set<DecisionReason> SPECULATIVE = EnumSet.of(DecisionReason.BLOCKING_FITS, DecisionReason.LARGE_VALUES,
-            DecisionReason.CONNECTIONS_IDLE, DecisionReason.CONNECTION_SATURATED);
+            DecisionReason.CONNECTIONS_IDLE, DecisionReason.CONNECTION_SATURATED, DecisionReason.CONSOLIDATION);
 
     private final long trialNanos;
     private final double tolerance;
@@ -90,12 +99,14 @@ final class TrialPolicy extends PolicyDecorator {
             this.incumbentWindows.removeFirst();
         }
         Decision proposal = this.inner.decide(window, now);
-        LostTrials.Lost lost = proposal.isSwitch() ? this.lostTrials.matching(proposal.target(), window, now) : null;
+        // Callers waiting for a pool are never kept there by a memory of how another move fared.
+        LostTrials.Lost lost = proposal.isSwitch() && !proposal.reason().leavesTrouble()
+                ? this.lostTrials.matching(proposal.target(), window, now) : null;
         if (lost == null) {
             return proposal;
         }
         return Decision.stay(now, proposal.current(), DecisionReason.REJECTED_AT_THIS_LOAD, proposal.reason() + " toward "
-                + proposal.target() + ", which lost its trial " + seconds(now - lost.atNanos()) + " s ago at a load like this one ("
+                + proposal.target() + ", which lost a trial " + seconds(now - lost.atNanos()) + " s ago at a load like this one ("
                 + String.format(Locale.ROOT, "concurrency %.1f, now %.1f", lost.concurrency(), window.concurrency()) + "): "
                 + proposal.evidence());
     }
@@ -115,7 +126,9 @@ final class TrialPolicy extends PolicyDecorator {
         Medians measured = Medians.of(this.trialWindows);
         this.trialWindows.clear();
         Medians baseline = running.baseline();
-        double limit = baseline.latency() / (1 - this.tolerance);
+        // Giving up connections is tried for speed alone: it must not cost any.
+        double tolerance = running.reason() == DecisionReason.CONSOLIDATION ? 0 : this.tolerance;
+        double limit = baseline.latency() / (1 - tolerance);
         String figures = String.format(Locale.ROOT, "median mean latency %s on %s vs %s on %s (limit %s); %.0f vs %.0f calls/s,"
                 + " concurrency %.1f vs %.1f", latency(measured.latency()), running.candidate(), latency(baseline.latency()),
                 running.incumbent(), latency(limit), measured.throughput(), baseline.throughput(), measured.concurrency(),
@@ -125,14 +138,20 @@ final class TrialPolicy extends PolicyDecorator {
         // More callers (or arrivals) raise both figures and fewer lower both; a strategy alone moves them apart.
         boolean loadChanged = (concurrencyRatio >= 2.0 && throughputRatio >= 2.0) || (concurrencyRatio <= 0.5 && throughputRatio <= 0.5)
                 // The shortest call is the round trip no strategy hides or adds: when it moved 3x, the network changed.
-                || !Figures.similarRoundTrip(measured.roundTrip(), baseline.roundTrip());
+                || Figures.networkChanged(baseline.roundTrip(), baseline.latency(), measured.roundTrip(), measured.latency());
         boolean comparableLoad = baseline.latency() > 0 && !loadChanged;
         if (comparableLoad && measured.latency() > limit) {
             // A move made for a gain (not away from measured trouble) that lost: the same load must not propose it again.
             if (SPECULATIVE.contains(running.reason())) {
-                this.lostTrials.add(running.candidate(), measured, now);
+                // At the incumbent's load: the windows that would propose the move again are the incumbent's.
+                this.lostTrials.add(running.candidate(), baseline, now, running.reason() == DecisionReason.CONSOLIDATION);
             }
             return new Decision(now, window.strategy(), running.incumbent(), DecisionReason.ROLLBACK, figures);
+        }
+        if (comparableLoad && running.reason() == DecisionReason.CONSOLIDATION) {
+            // Fewer connections served at least as well: the rules would grow back at once, so the connections given up
+            // are remembered as a move that lost at this load.
+            this.lostTrials.add(running.incumbent(), measured, now, true);
         }
         this.incumbentWindows.clear();
         return Decision.stay(now, window.strategy(), DecisionReason.TRIAL_ACCEPTED,

@@ -26,6 +26,8 @@ import io.adaptivecache.strategy.StrategyStats;
  * @param openConnections connections open now, across the live strategy and any still draining
  * @param pooledConnectionsBlock whether a POOLED strategy's connections block their caller (Jedis): the policy keeps
  *     such a pool for few callers only
+ * @param threadPerSharedConnection whether each connection of SINGLE or MULTI runs an I/O thread of its own (the
+ *     memcached drivers): the policy may try fewer of them when every one is busy
  * @param drainTimeout the longest wait for a retired strategy's calls before its connections close
  * @param guardStatus the guard's state (circuit breaker, bulkhead)
  * @param failureMode what callers see when a call fails
@@ -35,6 +37,6 @@ import io.adaptivecache.strategy.StrategyStats;
  */
 public record TemplateStats(String backendKind, boolean running, boolean connected, Optional<PendingConnection> pendingConnection,
         StrategySpec activeStrategy, StrategyStats strategyStats, long totalBorrows, long totalBorrowWaitNanos,
-        int openConnections, boolean pooledConnectionsBlock, Duration drainTimeout, GuardStatus guardStatus,
+        int openConnections, boolean pooledConnectionsBlock, boolean threadPerSharedConnection, Duration drainTimeout, GuardStatus guardStatus,
         CacheFailureMode failureMode, long degradedReads, long skippedWrites, CacheInputRules inputRules) {
 }

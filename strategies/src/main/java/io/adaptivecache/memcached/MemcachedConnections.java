@@ -54,6 +54,12 @@ abstract class MemcachedConnections<C> implements ConnectionFactory<C> {
                 connected, addresses.size(), description, connectTimeout.toMillis());
     }
 
+    /** Each connection is a client of its own, with its own I/O thread (spymemcached) or reactor threads (XMemcached). */
+    @Override
+    public boolean threadPerConnection() {
+        return true;
+    }
+
     @Override
     public void checkReachable() {
         Reachability.check(addresses, connectTimeout, description);

@@ -58,6 +58,11 @@ public final class BlockingPoolStrategies<C> implements StrategyFactory<C> {
         return true;
     }
 
+    @Override
+    public boolean threadPerSharedConnection() {
+        return shared.threadPerConnection();
+    }
+
     private synchronized ConnectionStrategy<C> joinLane(OpenConnections connections, PoolConfigCustomizer poolCustomizer) {
         if (lane == null) {
             lane = ConnectionStrategy.open(StrategySpec.single(), connections.counting(shared), poolCustomizer);

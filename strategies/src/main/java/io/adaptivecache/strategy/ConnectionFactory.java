@@ -56,6 +56,17 @@ public interface ConnectionFactory<C> {
     }
 
     /**
+     * Whether each connection runs an I/O thread of its own (the memcached drivers: a spymemcached
+     * or XMemcached client per connection), rather than sharing a few I/O threads among all
+     * connections (Lettuce's event loops). MULTI(N) then costs N threads that compete with the
+     * callers for the cores, and fewer connections may serve more.
+     * @return {@code false} unless each connection has a thread of its own
+     */
+    default boolean threadPerConnection() {
+        return false;
+    }
+
+    /**
      * Whether a connection can still carry commands (cheap, no I/O).
      * @param connection a connection from {@link #open()}
      * @return {@code true} if usable

@@ -32,6 +32,16 @@ public interface StrategyFactory<C> {
     }
 
     /**
+     * Whether each connection of a SINGLE or MULTI strategy runs an I/O thread of its own
+     * ({@link ConnectionFactory#threadPerConnection()}), so that the policy may try fewer of them
+     * when every one is busy.
+     * @return {@code false} unless each shared connection has a thread of its own
+     */
+    default boolean threadPerSharedConnection() {
+        return false;
+    }
+
+    /**
      * Every strategy on one kind of connection, each of which may be shared by concurrent callers:
      * SINGLE and MULTI share theirs, POOLED lends each to one caller at a time.
      * @param connections the backend's connections
@@ -40,6 +50,17 @@ public interface StrategyFactory<C> {
      */
     static <C> StrategyFactory<C> of(ConnectionFactory<C> connections) {
         Objects.requireNonNull(connections, "connections");
-        return (spec, open, poolCustomizer) -> ConnectionStrategy.open(spec, open.counting(connections), poolCustomizer);
+        return new StrategyFactory<>() {
+
+            @Override
+            public ConnectionStrategy<C> open(StrategySpec spec, OpenConnections open, PoolConfigCustomizer poolCustomizer) {
+                return ConnectionStrategy.open(spec, open.counting(connections), poolCustomizer);
+            }
+
+            @Override
+            public boolean threadPerSharedConnection() {
+                return connections.threadPerConnection();
+            }
+        };
     }
 }

@@ -128,7 +128,8 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         // Made (its policy too) and registered before anything is opened: a policy that cannot be made, or a name that is
         // taken, fails the start without a connection to close.
         StrategySwitcher made = closed.get() ? null
-                : switcher.make(this, backend.strategies().pooledConnectionsBlock(), connectionLimit);
+                : switcher.make(this, backend.strategies().pooledConnectionsBlock(), backend.strategies().threadPerSharedConnection(),
+                        connectionLimit);
         try {
             connect();
         }
@@ -176,7 +177,7 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         StrategyStats strategy = started ? connections.stats() : StrategyStats.idle(initialStrategy);
         return new TemplateStats(backend.kind(), connections.isRunning(), connected, pendingConnection, active, strategy,
                 connections.totalBorrows(), connections.totalBorrowWaitNanos(), connections.openConnections(),
-                backend.strategies().pooledConnectionsBlock(), connections.drainTimeout(), guard.status(), failureMode,
+                backend.strategies().pooledConnectionsBlock(), backend.strategies().threadPerSharedConnection(), connections.drainTimeout(), guard.status(), failureMode,
                 degradedReads.sum(), skippedWrites.sum(), rules);
     }
 

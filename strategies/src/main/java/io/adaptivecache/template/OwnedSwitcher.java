@@ -36,7 +36,8 @@ final class OwnedSwitcher {
      * be made fails the start before anything opens), or {@code null} for a template without
      * options, a closed one or a second start.
      */
-    @Nullable StrategySwitcher make(CacheTemplateManagement template, boolean pooledConnectionsBlock, int connectionLimit) {
+    @Nullable StrategySwitcher make(CacheTemplateManagement template, boolean pooledConnectionsBlock, boolean threadPerSharedConnection,
+            int connectionLimit) {
         if (options == null || registry == null) {
             return null;
         }
@@ -44,7 +45,7 @@ final class OwnedSwitcher {
             if (switcher != null || closed) {
                 return null;
             }
-            StrategySwitcher made = options.newSwitcher(template, pooledConnectionsBlock, connectionLimit);
+            StrategySwitcher made = options.newSwitcher(template, pooledConnectionsBlock, threadPerSharedConnection, connectionLimit);
             registry.register(made);
             switcher = made;
             return made;

@@ -152,6 +152,63 @@ class FlappingPolicyTests {
                 DecisionReason.BLOCKING_FITS);
     }
 
+    /** The default policy of a template whose shared connections each run an I/O thread of their own (memcached). */
+    private static ThresholdStrategyPolicy threadPerConnectionPolicy() {
+        return new ThresholdStrategyPolicy(settings(), null, true);
+    }
+
+    /**
+     * A memcached template, fitted to this project's 2-core measurements at 100 bytes: on loopback
+     * (server beside the client) one connection serves 1.1x what two do from 8 callers on; behind
+     * 1 ms of delay each way two serve 1.1x what one does. Both about 50k calls/s at 50 callers.
+     */
+    private static Model memcached(boolean delayed) {
+        return (t, live, callers) -> {
+            double shared = Math.min(50_000, 9_000 * Math.pow(callers, 0.6));
+            boolean oneServesMore = live.connections() == 1 ? !delayed : delayed;
+            double throughput = callers >= 8 && oneServesMore ? shared * 1.1 : shared;
+            return Windows.withValues(Windows.pooled(t, live, throughput, callers, 0, 0), 100, delayed ? DELAYED_TRIP : LOOPBACK_TRIP);
+        };
+    }
+
+    @Test
+    void fewerConnectionsThatServeMoreAreTriedOnceAndKeptForTheHour() {
+        for (int callers : new int[] {8, 50, 200}) {
+            List<Switch> switches = simulate(threadPerConnectionPolicy(), MULTI, second -> callers, 3600, memcached(false));
+            // One switch, made once a dwell of windows agreed; the rules' proposal to grow back is not carried out, not
+            // after the longest dwell (30 min) either.
+            assertThat(switches).as("an hour of %d callers", callers).singleElement().satisfies(change -> {
+                assertThat(change.reason()).isEqualTo(DecisionReason.CONSOLIDATION);
+                assertThat(change.to()).isEqualTo(StrategySpec.single());
+                assertThat(change.second()).isLessThanOrEqualTo(DWELL_SECONDS + 5);
+            });
+        }
+    }
+
+    @Test
+    void fewerConnectionsThatServeLessAreTriedOnceAndNotAgainWhileTheLoadStays() {
+        for (int callers : new int[] {8, 50, 200}) {
+            List<Switch> switches = simulate(threadPerConnectionPolicy(), MULTI, second -> callers, 3600, memcached(true));
+            // The trial, its rollback, and nothing after: not after the longest dwell (30 min) either.
+            assertThat(switches).as("an hour of %d callers behind a delay", callers).extracting(Switch::reason)
+                    .containsExactly(DecisionReason.CONSOLIDATION, DecisionReason.ROLLBACK);
+            assertThat(switches.get(1).second()).isLessThan(DWELL_SECONDS + 35);
+        }
+    }
+
+    @Test
+    void aSquareWaveOfLoadFasterThanTheDwellTriesNoFewerConnections() {
+        for (boolean delayed : new boolean[] {false, true}) {
+            for (int halfPeriod : new int[] {5, 20, 45, 59}) {
+                // 200 callers, then 4 (under growAbove each), then 200 ...: never a whole dwell of busy connections.
+                List<Switch> switches = simulate(threadPerConnectionPolicy(), MULTI,
+                        second -> (second / halfPeriod) % 2 == 0 ? 200 : 4, 3600, memcached(delayed));
+                assertThat(switches).as("a square wave with a %d s half-period%s", halfPeriod, delayed ? " behind a delay" : "")
+                        .isEmpty();
+            }
+        }
+    }
+
     @Test
     void aTrialDuringWhichTheRoundTripChangedIsKeptWithoutComparison() {
         ThresholdStrategyPolicy policy = blockingPolicy();

@@ -30,7 +30,7 @@ class AdaptiveTemplateClient extends CacheTemplateClient {
 
     /** Decisions after which nothing will change without a change in load. */
     private static final Set<DecisionReason> RESTING = EnumSet.of(DecisionReason.STEADY, DecisionReason.SUPPRESSED,
-            DecisionReason.BUDGET_EXHAUSTED);
+            DecisionReason.BUDGET_EXHAUSTED, DecisionReason.REJECTED_AT_THIS_LOAD);
 
     private final ManagedCacheTemplate template;
     private final StrategySwitcher switcher;
@@ -52,10 +52,12 @@ class AdaptiveTemplateClient extends CacheTemplateClient {
     private static StrategySwitcher started(ManagedCacheTemplate template, AdaptiveTimings timings) {
         ThresholdStrategyPolicy.Settings settings = ThresholdStrategyPolicy.Settings.defaults()
                 .withTimings(timings.dwell(), timings.trial());
-        // As the auto-configuration does: a template with blocking POOLED connections may move a few callers onto them.
+        // As the auto-configuration does: a template with blocking POOLED connections may move a few callers onto them, and
+        // one whose shared connections each run a thread of their own may try fewer of them.
         ThresholdStrategyPolicy.BlockingPool blockingPool = template.stats().pooledConnectionsBlock()
                 ? ThresholdStrategyPolicy.BlockingPool.DEFAULTS : null;
-        StrategySwitcher switcher = new StrategySwitcher(template, new ThresholdStrategyPolicy(settings, blockingPool), timings.window(),
+        ThresholdStrategyPolicy policy = new ThresholdStrategyPolicy(settings, blockingPool, template.stats().threadPerSharedConnection());
+        StrategySwitcher switcher = new StrategySwitcher(template, policy, timings.window(),
                 AdaptiveMode.AUTO,
                 null, System::nanoTime, Clock.systemUTC(), event -> {
                 });
