@@ -137,7 +137,7 @@ final class TrialPolicy extends PolicyDecorator {
         double throughputRatio = measured.throughput() / Math.max(1e-9, baseline.throughput());
         // More callers (or arrivals) raise both figures and fewer lower both; a strategy alone moves them apart.
         boolean loadChanged = (concurrencyRatio >= 2.0 && throughputRatio >= 2.0) || (concurrencyRatio <= 0.5 && throughputRatio <= 0.5)
-                // The shortest call is the round trip no strategy hides or adds: when it moved 3x, the network changed.
+                // The shortest call moved 3x and the mean with it: the network changed (queueing moves the shortest alone).
                 || Figures.networkChanged(baseline.roundTrip(), baseline.latency(), measured.roundTrip(), measured.latency());
         boolean comparableLoad = baseline.latency() > 0 && !loadChanged;
         if (comparableLoad && measured.latency() > limit) {
