@@ -28,15 +28,29 @@ class TrialPolicyTests {
 
     /** Five windows of 64 callers at 50,000 calls/s on SINGLE (1.28 ms a call), then the switch to MULTI carried out. */
     private void switchToMultiOnTrial(DecisionReason reason, boolean trial) {
+        switchOnTrial(SINGLE, MULTI, reason, trial);
+    }
+
+    /** Five windows of 64 callers at 50,000 calls/s on {@code from}, then the switch to {@code to} carried out. */
+    private void switchOnTrial(StrategySpec from, StrategySpec to, DecisionReason reason, boolean trial) {
         this.inner.staying(DecisionReason.STEADY);
         for (int i = 0; i < 5; i++) {
-            next(SINGLE, 50_000, 64);
+            next(from, 50_000, 64);
         }
-        this.inner.proposing(MULTI, reason);
-        Decision grow = next(SINGLE, 50_000, 64);
-        assertThat(grow.isSwitch()).isTrue();
-        this.trials.onSwitch(grow, true, trial, this.now);
+        this.inner.proposing(to, reason);
+        Decision made = next(from, 50_000, 64);
+        assertThat(made.isSwitch()).isTrue();
+        this.trials.onSwitch(made, true, trial, this.now);
         this.inner.staying(DecisionReason.STEADY);
+    }
+
+    /** MULTI on trial for CONNECTION_SATURATED at 35,000 calls/s (1.83 ms a call, over the limit), and its rollback carried out. */
+    private void growthLostAndRolledBack() {
+        switchToMultiOnTrial(DecisionReason.CONNECTION_SATURATED, true);
+        run(MULTI, 35_000, 64, 4);
+        Decision rollback = next(MULTI, 35_000, 64);
+        assertThat(rollback.reason()).isEqualTo(DecisionReason.ROLLBACK);
+        this.trials.onSwitch(rollback, true, true, this.now);
     }
 
     private Decision next(StrategySpec live, double throughput, double concurrency) {
@@ -82,10 +96,7 @@ class TrialPolicyTests {
 
     @Test
     void aMoveForAGainThatLostIsRejectedAtTheSameLoadUntilTheLoadOrTheMemoryChanges() {
-        switchToMultiOnTrial(DecisionReason.CONNECTION_SATURATED, true);
-        run(MULTI, 35_000, 64, 4);
-        Decision rollback = next(MULTI, 35_000, 64);
-        this.trials.onSwitch(rollback, true, true, this.now);
+        growthLostAndRolledBack();
         this.inner.proposing(MULTI, DecisionReason.CONNECTION_SATURATED);
 
         Decision again = next(SINGLE, 50_000, 64);
@@ -100,15 +111,7 @@ class TrialPolicyTests {
 
     /** Five windows of 64 callers at 50,000 calls/s on MULTI, then the move to SINGLE carried out, on trial. */
     private void switchToSingleOnTrial(DecisionReason reason) {
-        this.inner.staying(DecisionReason.STEADY);
-        for (int i = 0; i < 5; i++) {
-            next(MULTI, 50_000, 64);
-        }
-        this.inner.proposing(SINGLE, reason);
-        Decision fewer = next(MULTI, 50_000, 64);
-        assertThat(fewer.isSwitch()).isTrue();
-        this.trials.onSwitch(fewer, true, true, this.now);
-        this.inner.staying(DecisionReason.STEADY);
+        switchOnTrial(MULTI, SINGLE, reason, true);
     }
 
     @Test
@@ -125,23 +128,23 @@ class TrialPolicyTests {
     void oneConnectionsLongerShortestCallUnderLoadIsQueueingNotANetworkChange() {
         // Measured on loopback at 200 callers: two connections' shortest call about 30 µs, one connection's about 1 ms
         // (every call waits behind others on it), at much the same mean: the trial is judged, not kept without comparison.
-        this.inner.staying(DecisionReason.STEADY);
-        for (int i = 0; i < 5; i++) {
-            nextAt(MULTI, 50_000, 64, 30_000);
-        }
-        this.inner.proposing(SINGLE, DecisionReason.CONSOLIDATION);
-        Decision fewer = nextAt(MULTI, 50_000, 64, 30_000);
-        this.trials.onSwitch(fewer, true, true, this.now);
-        this.inner.staying(DecisionReason.STEADY);
-        for (int i = 0; i < 4; i++) {
-            nextAt(SINGLE, 48_000, 64, 1_000_000);
-        }
-        Decision verdict = nextAt(SINGLE, 48_000, 64, 1_000_000);
+        Decision verdict = consolidationJudgedAt(48_000, 1_000_000);
         assertThat(verdict.reason()).isEqualTo(DecisionReason.ROLLBACK);
     }
 
     @Test
     void aLongerShortestCallWithEveryCallSlowerIsANetworkChange() {
+        // The shortest call 1 ms longer, and the mean too (1.28 ms to 2.37 ms): a longer path, whatever the strategy.
+        Decision changed = consolidationJudgedAt(27_000, 1_000_000);
+        assertThat(changed.reason()).isEqualTo(DecisionReason.TRIAL_ACCEPTED);
+        assertThat(changed.evidence()).contains("load changed, kept without comparison");
+    }
+
+    /**
+     * Five windows on MULTI at 50,000 calls/s with a shortest call of 30 µs, the move to SINGLE for
+     * CONSOLIDATION, then its trial at 64 callers: the verdict.
+     */
+    private Decision consolidationJudgedAt(double throughput, long shortestCall) {
         this.inner.staying(DecisionReason.STEADY);
         for (int i = 0; i < 5; i++) {
             nextAt(MULTI, 50_000, 64, 30_000);
@@ -150,13 +153,10 @@ class TrialPolicyTests {
         Decision fewer = nextAt(MULTI, 50_000, 64, 30_000);
         this.trials.onSwitch(fewer, true, true, this.now);
         this.inner.staying(DecisionReason.STEADY);
-        // The shortest call 1 ms longer, and the mean too (1.28 ms to 2.37 ms): a longer path, whatever the strategy.
         for (int i = 0; i < 4; i++) {
-            nextAt(SINGLE, 27_000, 64, 1_000_000);
+            nextAt(SINGLE, throughput, 64, shortestCall);
         }
-        Decision changed = nextAt(SINGLE, 27_000, 64, 1_000_000);
-        assertThat(changed.reason()).isEqualTo(DecisionReason.TRIAL_ACCEPTED);
-        assertThat(changed.evidence()).contains("load changed, kept without comparison");
+        return nextAt(SINGLE, throughput, 64, shortestCall);
     }
 
     private Decision nextAt(StrategySpec live, double throughput, double concurrency, long shortestCall) {
@@ -186,10 +186,7 @@ class TrialPolicyTests {
 
     @Test
     void aMoveOutOfTroubleIsNeverHeldBackByAMoveThatLostAtThisLoad() {
-        switchToMultiOnTrial(DecisionReason.CONNECTION_SATURATED, true);
-        run(MULTI, 35_000, 64, 4);
-        Decision rollback = next(MULTI, 35_000, 64);
-        this.trials.onSwitch(rollback, true, true, this.now);
+        growthLostAndRolledBack();
 
         // MULTI lost at 64 callers; a pool that makes the same 64 callers wait still leaves for it.
         this.inner.proposing(MULTI, DecisionReason.POOL_SATURATED);
