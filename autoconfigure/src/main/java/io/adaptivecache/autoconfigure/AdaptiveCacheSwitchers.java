@@ -97,8 +97,8 @@ public class AdaptiveCacheSwitchers extends SwitcherRegistry {
                 return AdaptiveCacheSwitchers.this.policies.policyFor(settings, pooledConnectionsBlock, threadPerSharedConnection);
             }
         };
-        return new SwitcherOptions(policy, settings.mode(), settings.window(), settings.pinned(), settings.historyWindows(), this::publish, System::nanoTime,
-                Clock.systemUTC());
+        return new SwitcherOptions(policy, settings.mode(), settings.window(), settings.pinned(), settings.historyWindows(),
+                this::publish, System::nanoTime, Clock.systemUTC());
     }
 
     /**

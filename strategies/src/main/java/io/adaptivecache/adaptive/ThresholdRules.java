@@ -32,9 +32,9 @@ import static io.adaptivecache.adaptive.Figures.latency;
  * busy, one connection can serve more than two (on this project's two-core machine, with the
  * memcached server beside the client, one spymemcached connection served 1.05x to 1.15x what two
  * did at 8, 50 and 200 callers in most runs, at about a fifth less CPU per call, while behind 1 ms
- * of delay two served 1.05x to 1.15x what one did at 200 callers). Which holds is for the trial to measure: the move is kept
- * only if no slower, and the connections it gave up are not proposed again at that load while
- * it is remembered;</li>
+ * of delay two served 1.05x to 1.15x what one did at 200 callers). Which holds is for the trial
+ * to measure: the move is kept only if no slower, and the connections it gave up are not
+ * proposed again at that load while it is remembered;</li>
  * <li>when the backend has blocking connections for POOLED
  * ({@link ThresholdStrategyPolicy.BlockingPool}), few callers on a short round trip move to such a
  * pool, which serves each call on its caller's thread;</li>

@@ -177,8 +177,8 @@ final class DefaultCacheTemplate<C> extends CommandCacheTemplate implements Mana
         StrategyStats strategy = started ? connections.stats() : StrategyStats.idle(initialStrategy);
         return new TemplateStats(backend.kind(), connections.isRunning(), connected, pendingConnection, active, strategy,
                 connections.totalBorrows(), connections.totalBorrowWaitNanos(), connections.openConnections(),
-                backend.strategies().pooledConnectionsBlock(), backend.strategies().threadPerSharedConnection(), connections.drainTimeout(), guard.status(), failureMode,
-                degradedReads.sum(), skippedWrites.sum(), rules);
+                backend.strategies().pooledConnectionsBlock(), backend.strategies().threadPerSharedConnection(),
+                connections.drainTimeout(), guard.status(), failureMode, degradedReads.sum(), skippedWrites.sum(), rules);
     }
 
     @Override
