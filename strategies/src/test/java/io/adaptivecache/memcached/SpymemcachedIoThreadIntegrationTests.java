@@ -3,9 +3,15 @@ package io.adaptivecache.memcached;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.adaptivecache.testservers.MemcachedServerExtension;
@@ -19,6 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * spymemcached's I/O thread completes a call once it has read what arrived in its turn, not in
  * the middle of reading it: where the call's own continuation runs (on that thread) tells which.
+ * It is woken once per turn, not once per call, and no call is left waiting for the selector's
+ * own timeout (a second) by that.
  */
 class SpymemcachedIoThreadIntegrationTests {
 
@@ -30,10 +38,7 @@ class SpymemcachedIoThreadIntegrationTests {
     @ParameterizedTest
     @EnumSource(MemcachedProtocol.class)
     void aCallAnsweredByTheServerCompletesAfterTheTurnsReadsNotDuringThem(MemcachedProtocol protocol) throws Exception {
-        SpymemcachedConnections connections = new SpymemcachedConnections(MemcachedServerAddress.parseList(memcached.addresses()),
-                builder -> builder.setProtocol(protocol == MemcachedProtocol.BINARY ? ConnectionFactoryBuilder.Protocol.BINARY
-                        : ConnectionFactoryBuilder.Protocol.TEXT).setShouldOptimize(true).setDaemon(true),
-                Duration.ofSeconds(5));
+        SpymemcachedConnections connections = connections(protocol);
         SpymemcachedClient client = connections.open();
         try (OperationDeadlines deadlines = new OperationDeadlines(TimeUnit.SECONDS.toNanos(30), "test")) {
             SpymemcachedCacheCommands commands = new SpymemcachedCacheCommands(protocol, deadlines);
@@ -62,5 +67,81 @@ class SpymemcachedIoThreadIntegrationTests {
         finally {
             connections.close(client);
         }
+    }
+
+    /**
+     * The I/O thread selects with a timeout of a second; an operation queued without a wake-up
+     * waits for it. A deadline well below that second fails such a call, so a wake-up skipped for
+     * a lone caller (each call queued while the thread sits in a select) fails this test.
+     */
+    @ParameterizedTest
+    @EnumSource(MemcachedProtocol.class)
+    void aLoneCallerWakesTheIoThreadForEveryCall(MemcachedProtocol protocol) throws Exception {
+        SpymemcachedConnections connections = connections(protocol);
+        SpymemcachedClient client = connections.open();
+        try (OperationDeadlines deadlines = new OperationDeadlines(TimeUnit.MILLISECONDS.toNanos(SHORTER_THAN_A_SELECT), "test")) {
+            SpymemcachedCacheCommands commands = new SpymemcachedCacheCommands(protocol, deadlines);
+            byte[] value = "v".getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < 50; i++) {
+                // Let the I/O thread go back to its select before the next call is queued.
+                Thread.sleep(2);
+                commands.set(client, key, value, Duration.ofMinutes(5)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                Thread.sleep(2);
+                assertThat(commands.get(client, key).toCompletableFuture().get(30, TimeUnit.SECONDS)).isEqualTo(value);
+            }
+        }
+        finally {
+            connections.close(client);
+        }
+    }
+
+    /**
+     * Callers released together queue their operations while the I/O thread resets its wake-up
+     * flag, reads the queue and selects; an operation that finds the flag set and is not read by
+     * the turn that follows waits for the select's timeout and fails its deadline. Each round
+     * ends when all its calls have, so its last call has no other reply to wake the thread.
+     */
+    @ParameterizedTest
+    @EnumSource(MemcachedProtocol.class)
+    void callersReleasedTogetherAreAllAnsweredWithoutWaitingForTheSelectorsTimeout(MemcachedProtocol protocol) throws Exception {
+        int callers = 16;
+        int rounds = 300;
+        SpymemcachedConnections connections = connections(protocol);
+        SpymemcachedClient client = connections.open();
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try (OperationDeadlines deadlines = new OperationDeadlines(TimeUnit.MILLISECONDS.toNanos(SHORTER_THAN_A_SELECT), "test")) {
+            SpymemcachedCacheCommands commands = new SpymemcachedCacheCommands(protocol, deadlines);
+            CyclicBarrier start = new CyclicBarrier(callers);
+            List<Future<Integer>> answered = new ArrayList<>();
+            for (int c = 0; c < callers; c++) {
+                String callerKey = key + ":" + c;
+                answered.add(pool.submit(() -> {
+                    int count = 0;
+                    for (int round = 0; round < rounds; round++) {
+                        start.await(30, TimeUnit.SECONDS);
+                        commands.get(client, callerKey).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                        count++;
+                    }
+                    return count;
+                }));
+            }
+            for (Future<Integer> caller : answered) {
+                assertThat(caller.get(2, TimeUnit.MINUTES)).isEqualTo(rounds);
+            }
+        }
+        finally {
+            pool.shutdownNow();
+            connections.close(client);
+        }
+    }
+
+    /** Below the I/O thread's select timeout of a second, with room for a slow machine's pauses. */
+    private static final long SHORTER_THAN_A_SELECT = 400;
+
+    private static SpymemcachedConnections connections(MemcachedProtocol protocol) {
+        return new SpymemcachedConnections(MemcachedServerAddress.parseList(memcached.addresses()),
+                builder -> builder.setProtocol(protocol == MemcachedProtocol.BINARY ? ConnectionFactoryBuilder.Protocol.BINARY
+                        : ConnectionFactoryBuilder.Protocol.TEXT).setShouldOptimize(true).setDaemon(true),
+                Duration.ofSeconds(5));
     }
 }
