@@ -27,6 +27,11 @@ final class SpymemcachedClient extends MemcachedClient {
         return opFact;
     }
 
+    /** The thread that does this client's I/O (spymemcached's connection is that thread). */
+    Thread ioThread() {
+        return mconn;
+    }
+
     /**
      * Queues an operation on the connection to the server that owns {@code key}, as spymemcached's
      * own methods do: the key is checked, and a client that is shutting down or whose queue is

@@ -72,7 +72,7 @@ class SpymemcachedIoThreadIntegrationTests {
     /**
      * The I/O thread selects with a timeout of a second; an operation queued without a wake-up
      * waits for it. A deadline well below that second fails such a call, so a wake-up skipped for
-     * a lone caller (each call queued while the thread sits in a select) fails this test.
+     * a lone caller fails this test: each call is queued once the thread is seen in its select.
      */
     @ParameterizedTest
     @EnumSource(MemcachedProtocol.class)
@@ -83,10 +83,9 @@ class SpymemcachedIoThreadIntegrationTests {
             SpymemcachedCacheCommands commands = new SpymemcachedCacheCommands(protocol, deadlines);
             byte[] value = "v".getBytes(StandardCharsets.UTF_8);
             for (int i = 0; i < 50; i++) {
-                // Let the I/O thread go back to its select before the next call is queued.
-                Thread.sleep(2);
+                awaitSelecting(client.ioThread());
                 commands.set(client, key, value, Duration.ofMinutes(5)).toCompletableFuture().get(30, TimeUnit.SECONDS);
-                Thread.sleep(2);
+                awaitSelecting(client.ioThread());
                 assertThat(commands.get(client, key).toCompletableFuture().get(30, TimeUnit.SECONDS)).isEqualTo(value);
             }
         }
@@ -132,6 +131,16 @@ class SpymemcachedIoThreadIntegrationTests {
         finally {
             pool.shutdownNow();
             connections.close(client);
+        }
+    }
+
+    /** Waits until the I/O thread sits in its select, so that the next call is queued while it does. */
+    private static void awaitSelecting(Thread io) {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Arrays.stream(io.getStackTrace()).noneMatch(frame -> frame.getClassName().equals("sun.nio.ch.SelectorImpl")
+                && frame.getMethodName().equals("lockAndDoSelect"))) {
+            assertThat(System.nanoTime() - giveUp).as("the I/O thread back in its select within 10 s").isNegative();
+            Thread.onSpinWait();
         }
     }
 
